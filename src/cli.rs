@@ -1,0 +1,333 @@
+//! The `kbook` command line: a thin layer over the library.
+
+use crate::diagnostic::Diagnostic;
+use crate::site::{self, BuildOptions};
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// kbook: a static knowledge-base generator for troubleshooting FAQs, searched by pasting an
+/// error message or a stack trace.
+#[derive(Debug, Parser)]
+#[command(name = "kbook", version, about, long_about = None, after_help = "Examples:\n  kbook serve --open          build the book in this directory and open it\n  kbook build --dest public   write the site to public/\n  kbook check --deny-warnings validate without writing\n  kbook search \"SSL peer shut down incorrectly\"\n  kubectl logs job-123 | kbook search --stdin")]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// How diagnostics are printed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum MessageFormat {
+    /// `path:line:col: error: message` with hints.
+    #[default]
+    Human,
+    /// One JSON object per line: {"level","path","line","column","message","hint"}.
+    Json,
+}
+
+/// Options shared by build-like commands.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BookArgs {
+    /// The book's root directory (holding book.toml).
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    pub book: PathBuf,
+    /// Treat warnings as errors.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Diagnostics format.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create a new book with a book.toml and two example entries.
+    #[command(after_help = "Example:\n  kbook init my-kb && cd my-kb && kbook serve --open")]
+    Init {
+        /// Directory to create the book in.
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+    },
+    /// Scaffold a new entry at content/<connector>/<id>.md with every front-matter field.
+    #[command(after_help = "Example:\n  kbook new kafka/kafka-offset-out-of-range")]
+    New {
+        /// `<connector>/<id>`
+        path: String,
+        /// The book's root directory.
+        #[arg(long, default_value = ".", value_name = "DIR")]
+        book: PathBuf,
+    },
+    /// Build the site (pages, search index and module) into the build directory.
+    #[command(after_help = "Examples:\n  kbook build\n  kbook build --dest public --deny-warnings")]
+    Build {
+        #[command(flatten)]
+        args: BookArgs,
+        /// Output directory (default: [build] build-dir of book.toml, or `book`).
+        #[arg(long, short = 'd', value_name = "DIR")]
+        dest: Option<PathBuf>,
+    },
+    /// Validate everything (front-matter, links, anchors, templates) without writing.
+    #[command(after_help = "Example:\n  kbook check --deny-warnings --message-format json")]
+    Check {
+        #[command(flatten)]
+        args: BookArgs,
+    },
+    /// Build, then serve the site on 127.0.0.1.
+    #[command(after_help = "Example:\n  kbook serve --open --port 3000")]
+    Serve {
+        #[command(flatten)]
+        args: BookArgs,
+        /// Port (0 picks a free one).
+        #[arg(long, short = 'p', default_value_t = 3000)]
+        port: u16,
+        /// Address to bind; anything but loopback exposes the site to the network.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// Open the site in the default browser.
+        #[arg(long)]
+        open: bool,
+        /// Output directory (default: [build] build-dir).
+        #[arg(long, short = 'd', value_name = "DIR")]
+        dest: Option<PathBuf>,
+    },
+    /// Search the built index from the terminal.
+    Search(crate::index::SearchArgs),
+    /// Measure search quality on labelled queries (JSON lines).
+    Eval(crate::index::EvalArgs),
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(command: Command) -> Result<ExitCode> {
+    match command {
+        Command::Init { dir } => init(&dir).map(|_| ExitCode::SUCCESS),
+        Command::New { path, book } => new_entry(&book, &path).map(|_| ExitCode::SUCCESS),
+        Command::Build { args, dest } => Ok(build(&args, dest, false)),
+        Command::Check { args } => Ok(build(&args, None, true)),
+        Command::Serve { args, port, bind, open, dest } => {
+            let code = build(&args, dest.clone(), false);
+            if code != ExitCode::SUCCESS {
+                return Ok(code);
+            }
+            let config = crate::config::Config::load(&args.book).map_err(|d| anyhow::anyhow!(join(&d)))?;
+            let dest = dest.unwrap_or_else(|| config.build_dir());
+            crate::serve::serve(&dest, &bind, port, open)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Search(args) => crate::index::run_search(&args),
+        Command::Eval(args) => crate::index::run_eval(&args),
+    }
+}
+
+fn join(diags: &[Diagnostic]) -> String {
+    diags.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
+}
+
+/// Prints diagnostics in the chosen format to stderr.
+pub fn print_diagnostics(diags: &[Diagnostic], format: MessageFormat) {
+    let mut err = std::io::stderr().lock();
+    for d in diags {
+        let _ = match format {
+            MessageFormat::Human => writeln!(err, "{d}"),
+            MessageFormat::Json => writeln!(err, "{}", serde_json::to_string(d).unwrap_or_default()),
+        };
+    }
+}
+
+fn build(args: &BookArgs, dest: Option<PathBuf>, check_only: bool) -> ExitCode {
+    let opts = BuildOptions {
+        dest,
+        deny_warnings: args.deny_warnings,
+        check_only,
+        progress: args.message_format == MessageFormat::Human,
+    };
+    match site::build(&args.book, &opts) {
+        Ok(report) => {
+            print_diagnostics(&report.warnings, args.message_format);
+            if args.message_format == MessageFormat::Human {
+                let secs = report.elapsed.as_secs_f64();
+                if check_only {
+                    eprintln!("checked {} entries, {} pages: no errors{} ({secs:.2}s)", report.entries, report.pages, warn_suffix(report.warnings.len()));
+                } else {
+                    eprintln!(
+                        "built {} entries, {} pages, {} files ({:.1} MiB) in {secs:.2}s → {}{}",
+                        report.entries,
+                        report.pages,
+                        report.files,
+                        report.bytes as f64 / 1048576.0,
+                        report.dest.display(),
+                        warn_suffix(report.warnings.len())
+                    );
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(diags) => {
+            print_diagnostics(&diags, args.message_format);
+            if args.message_format == MessageFormat::Human {
+                let errors = diags.iter().filter(|d| d.is_error()).count();
+                let warnings = diags.len() - errors;
+                eprintln!(
+                    "{} failed: {errors} error(s), {warnings} warning(s){}; nothing was written",
+                    if check_only { "check" } else { "build" },
+                    if args.deny_warnings && warnings > 0 { " (warnings denied)" } else { "" }
+                );
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn warn_suffix(n: usize) -> String {
+    if n == 0 { String::new() } else { format!(", {n} warning(s)") }
+}
+
+const INIT_BOOK_TOML: &str = r#"[book]
+title = "My knowledge base"
+description = "Troubleshooting entries: paste an error message to find the fix."
+language = "en"
+src = "content"
+
+[build]
+build-dir = "book"
+
+[output.html]
+# site-url = "https://kb.example.org/"
+# edit-url-template = "https://git.example.org/kb/edit/main/{path}"
+
+[[kbook.connectors]]
+slug = "example"
+name = "Example connector"
+description = "Replace with your own connectors."
+"#;
+
+const INIT_ENTRY_ERROR: &str = r#"---
+title: "Connection refused when the job starts"
+connector: example
+kind: error
+errors:
+  - "java.net.ConnectException: Connection refused"
+tags: [network]
+related: [example-howto]
+updated: 2026-01-01
+---
+## Symptom
+
+The job fails right after it starts:
+
+```text
+Caused by: java.net.ConnectException: Connection refused
+    at sun.nio.ch.SocketChannelImpl.checkConnect(Native Method)
+```
+
+## Cause
+
+The service is not listening on the configured host and port.
+
+## Solution
+
+1. Check the host and port in the connector options.
+2. See [how to configure the connection](example-howto.md#steps).
+"#;
+
+const INIT_ENTRY_HOWTO: &str = r#"---
+title: "Configure the example connection"
+connector: example
+kind: howto
+related: [example-connection-refused]
+updated: 2026-01-01
+---
+## Goal
+
+Point the connector at your service.
+
+## Steps
+
+1. Set `hostname` and `port`.
+2. Run `kbook serve` and search for "Connection refused".
+
+## Example
+
+```sql
+CREATE TABLE t (id INT) WITH ('connector' = 'example', 'hostname' = 'db.internal', 'port' = '3306');
+```
+"#;
+
+/// Writes a starter book into `dir`; refuses to overwrite an existing book.toml.
+pub fn init(dir: &Path) -> Result<()> {
+    let toml = dir.join("book.toml");
+    if toml.exists() {
+        bail!("{} already exists: kbook init will not overwrite a book", toml.display());
+    }
+    let content = dir.join("content/example");
+    std::fs::create_dir_all(&content).with_context(|| format!("cannot create {}", content.display()))?;
+    std::fs::write(&toml, INIT_BOOK_TOML).with_context(|| format!("cannot write {}", toml.display()))?;
+    for (name, text) in [("example-connection-refused.md", INIT_ENTRY_ERROR), ("example-howto.md", INIT_ENTRY_HOWTO)] {
+        let p = content.join(name);
+        if !p.exists() {
+            std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;
+        }
+    }
+    let gitignore = dir.join(".gitignore");
+    if !gitignore.exists() {
+        std::fs::write(&gitignore, "/book\n").with_context(|| format!("cannot write {}", gitignore.display()))?;
+    }
+    println!("Created a book in {}.\n\nNext:\n  cd {}\n  kbook serve --open        # build and browse it\n  kbook new example/my-entry # add an entry\n  kbook check                # validate", dir.display(), dir.display());
+    Ok(())
+}
+
+/// Scaffolds `content/<connector>/<id>.md`.
+pub fn new_entry(book: &Path, spec: &str) -> Result<()> {
+    let Some((connector, id)) = spec.trim_end_matches(".md").split_once('/') else {
+        bail!("expected <connector>/<id>, e.g. `kafka/kafka-offset-out-of-range`, got `{spec}`");
+    };
+    for (what, s) in [("connector", connector), ("id", id)] {
+        if !crate::config::is_slug(s) {
+            bail!("the {what} `{s}` is not a slug: use lowercase letters, digits and hyphens");
+        }
+    }
+    let config = crate::config::Config::load(book).map_err(|d| anyhow::anyhow!(join(&d)))?;
+    let dir = config.src_dir().join(connector);
+    let path = dir.join(format!("{id}.md"));
+    if path.exists() {
+        bail!("{} already exists", path.display());
+    }
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let text = format!(
+        "---\nid: {id}\ntitle: \"\"\nconnector: {connector}\nkind: error            # error | troubleshooting | howto | concept | behavior\nerrors:                # verbatim error text from the logs\n  - \"\"\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nrelated: []\nupdated: {}\naliases: []\n---\n## Symptom\n\n## Cause\n\n## Solution\n\n1. \n",
+        today()
+    );
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    println!("Created {}", path.display());
+    Ok(())
+}
+
+/// Today's date (UTC) as YYYY-MM-DD, from the system clock.
+fn today() -> String {
+    let days = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86400) as i64;
+    // Civil-from-days (Howard Hinnant's algorithm): avoids a date crate for one line.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}

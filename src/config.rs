@@ -1,0 +1,292 @@
+//! `book.toml`: the book's configuration.
+//!
+//! mdBook's keys where they exist (`[book]`, `[build]`, `[output.html]`), plus a `[kbook]`
+//! table for our own settings. Unknown keys are errors that point at the key.
+
+use crate::diagnostic::{Diagnostic, did_you_mean, line_col};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The kinds an entry may have unless `[kbook] kinds` says otherwise.
+pub const DEFAULT_KINDS: [&str; 5] = ["error", "troubleshooting", "howto", "concept", "behavior"];
+
+/// The whole `book.toml`.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// `[book]`
+    #[serde(default)]
+    pub book: BookSection,
+    /// `[build]`
+    #[serde(default)]
+    pub build: BuildSection,
+    /// `[output]`
+    #[serde(default)]
+    pub output: OutputSection,
+    /// `[kbook]`
+    #[serde(default)]
+    pub kbook: KbookSection,
+    /// The directory holding `book.toml` (not read from the file).
+    #[serde(skip)]
+    pub root: PathBuf,
+}
+
+/// `[book]`: what the book is.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BookSection {
+    /// Site title.
+    #[serde(default = "default_title")]
+    pub title: String,
+    /// Authors, shown in the feed.
+    #[serde(default)]
+    pub authors: Vec<String>,
+    /// One-sentence description for the home page and meta tags.
+    #[serde(default)]
+    pub description: String,
+    /// Language code for `<html lang>`.
+    #[serde(default = "default_language")]
+    pub language: String,
+    /// Content directory relative to the book root.
+    #[serde(default = "default_src")]
+    pub src: PathBuf,
+}
+
+impl Default for BookSection {
+    fn default() -> Self {
+        BookSection {
+            title: default_title(),
+            authors: Vec::new(),
+            description: String::new(),
+            language: default_language(),
+            src: default_src(),
+        }
+    }
+}
+
+fn default_title() -> String {
+    "Knowledge base".to_string()
+}
+fn default_language() -> String {
+    "en".to_string()
+}
+fn default_src() -> PathBuf {
+    PathBuf::from("content")
+}
+
+/// `[build]`: where output goes.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct BuildSection {
+    /// Output directory relative to the book root.
+    #[serde(default = "default_build_dir")]
+    pub build_dir: PathBuf,
+}
+
+impl Default for BuildSection {
+    fn default() -> Self {
+        BuildSection {
+            build_dir: default_build_dir(),
+        }
+    }
+}
+
+fn default_build_dir() -> PathBuf {
+    PathBuf::from("book")
+}
+
+/// `[output]`: renderer settings (only HTML exists).
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputSection {
+    /// `[output.html]`
+    #[serde(default)]
+    pub html: HtmlOutput,
+}
+
+/// `[output.html]`
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct HtmlOutput {
+    /// Absolute URL the site is published at; enables sitemap.xml and absolute feed links.
+    pub site_url: Option<String>,
+    /// "Edit this page" link; `{path}` is replaced by the entry's path relative to the book root.
+    pub edit_url_template: Option<String>,
+    /// Link to the repository in the header.
+    pub git_repository_url: Option<String>,
+    /// `light`, `dark` or `auto` (follow the system).
+    pub default_theme: Option<String>,
+}
+
+/// `[kbook]`: kbook's own settings.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct KbookSection {
+    /// Known connectors in display order. When the list is non-empty, an entry naming another
+    /// connector is an error.
+    #[serde(default)]
+    pub connectors: Vec<ConnectorConfig>,
+    /// Allowed entry kinds (default: error, troubleshooting, howto, concept, behavior).
+    #[serde(default)]
+    pub kinds: Vec<String>,
+}
+
+/// One `[[kbook.connectors]]` item.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectorConfig {
+    /// Slug used in front-matter and URLs.
+    pub slug: String,
+    /// Display name.
+    pub name: String,
+    /// Optional one-line description for the connector page.
+    #[serde(default)]
+    pub description: String,
+}
+
+impl Config {
+    /// Reads `book.toml` in `root`; a missing file gives the defaults.
+    pub fn load(root: &Path) -> Result<Config, Vec<Diagnostic>> {
+        let path = root.join("book.toml");
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Config {
+                    root: root.to_path_buf(),
+                    ..Config::default()
+                });
+            }
+            Err(e) => {
+                return Err(vec![
+                    Diagnostic::error(&path, 0, 0, format!("cannot read book.toml: {e}"))
+                        .with_hint("check that the file exists and is readable UTF-8"),
+                ]);
+            }
+        };
+        Config::parse(&text, &path).map(|mut c| {
+            c.root = root.to_path_buf();
+            c
+        })
+    }
+
+    /// Parses `book.toml` text; `path` is used in diagnostics.
+    pub fn parse(text: &str, path: &Path) -> Result<Config, Vec<Diagnostic>> {
+        let config: Config = toml::from_str(text).map_err(|e| vec![toml_diagnostic(&e, text, path)])?;
+        let mut diags = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for c in &config.kbook.connectors {
+            if !is_slug(&c.slug) {
+                diags.push(
+                    Diagnostic::error(path, find_line(text, &c.slug), 1, format!("connector slug `{}` is not a slug", c.slug))
+                        .with_hint("use lowercase letters, digits and hyphens, e.g. `rds-mysql`"),
+                );
+            }
+            if !seen.insert(c.slug.as_str()) {
+                diags.push(Diagnostic::error(
+                    path,
+                    find_line(text, &c.slug),
+                    1,
+                    format!("connector `{}` is listed twice in [[kbook.connectors]]", c.slug),
+                ));
+            }
+        }
+        if let Some(theme) = &config.output.html.default_theme
+            && !["light", "dark", "auto"].contains(&theme.as_str())
+        {
+            diags.push(
+                Diagnostic::error(path, find_line(text, "default-theme"), 1, format!("unknown default-theme `{theme}`"))
+                    .with_hint("use \"light\", \"dark\" or \"auto\""),
+            );
+        }
+        if diags.is_empty() { Ok(config) } else { Err(diags) }
+    }
+
+    /// The content directory.
+    pub fn src_dir(&self) -> PathBuf {
+        self.root.join(&self.book.src)
+    }
+
+    /// The default output directory.
+    pub fn build_dir(&self) -> PathBuf {
+        self.root.join(&self.build.build_dir)
+    }
+
+    /// Allowed kinds.
+    pub fn kinds(&self) -> Vec<String> {
+        if self.kbook.kinds.is_empty() {
+            DEFAULT_KINDS.iter().map(|k| k.to_string()).collect()
+        } else {
+            self.kbook.kinds.clone()
+        }
+    }
+
+    /// Display name of a connector (its slug when not configured).
+    pub fn connector_name(&self, slug: &str) -> String {
+        self.kbook
+            .connectors
+            .iter()
+            .find(|c| c.slug == slug)
+            .map_or_else(|| slug.to_string(), |c| c.name.clone())
+    }
+}
+
+/// Whether `s` is a lowercase slug (`a-z`, `0-9`, `-`, `_`, not empty).
+pub fn is_slug(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+fn find_line(text: &str, needle: &str) -> usize {
+    text.lines().position(|l| l.contains(needle)).map_or(0, |i| i + 1)
+}
+
+/// Turns a TOML error into a diagnostic at its span, with a did-you-mean for unknown keys.
+pub fn toml_diagnostic(e: &toml::de::Error, text: &str, path: &Path) -> Diagnostic {
+    let (line, column) = e.span().map_or((0, 0), |s| line_col(text, s.start));
+    let message = e.message().trim().to_string();
+    let mut d = Diagnostic::error(path, line, column, message.clone());
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        let key = rest.split('`').next().unwrap_or_default();
+        let expected: Vec<&str> = rest.split('`').skip(2).step_by(2).collect();
+        d = match did_you_mean(key, expected.iter().copied()) {
+            Some(s) => d.with_hint(format!("did you mean `{s}`?")),
+            None => d.with_hint(format!("remove `{key}`; known keys: {}", expected.join(", "))),
+        };
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_mdbook_and_kbook_keys() {
+        let t = r#"
+[book]
+title = "KB"
+src = "entries"
+[build]
+build-dir = "out"
+[output.html]
+site-url = "https://kb.example.org/"
+[[kbook.connectors]]
+slug = "kafka"
+name = "Message Queue for Kafka"
+"#;
+        let c = Config::parse(t, Path::new("book.toml")).unwrap();
+        assert_eq!(c.book.title, "KB");
+        assert_eq!(c.build.build_dir, PathBuf::from("out"));
+        assert_eq!(c.connector_name("kafka"), "Message Queue for Kafka");
+        assert_eq!(c.connector_name("other"), "other");
+    }
+
+    #[test]
+    fn unknown_key_points_at_it_with_suggestion() {
+        let t = "[book]\ntitle = \"x\"\ntitel = \"y\"\n";
+        let d = Config::parse(t, Path::new("book.toml")).unwrap_err();
+        assert_eq!(d.len(), 1);
+        assert_eq!((d[0].line, d[0].column), (3, 1));
+        assert!(d[0].message.contains("titel"), "{}", d[0].message);
+        assert_eq!(d[0].hint.as_deref(), Some("did you mean `title`?"));
+    }
+}

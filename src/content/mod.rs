@@ -1,0 +1,278 @@
+//! Loading a book's entries: walk the content directory, split and parse each file, then
+//! validate what only the whole book can tell (duplicate ids, related ids, output paths).
+
+pub mod frontmatter;
+
+use crate::config::Config;
+use crate::diagnostic::{Diagnostic, did_you_mean, line_col};
+use frontmatter::{EntryFrontMatter, Locator};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// Files larger than this are refused: an entry is a page, not a data dump.
+pub const MAX_ENTRY_BYTES: u64 = 4 * 1024 * 1024;
+
+/// One knowledge-base entry, parsed and validated.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Unique id (front-matter `id` or the file stem).
+    pub id: String,
+    /// Path for messages, relative to the book root (e.g. `content/kafka/x.md`).
+    pub path: PathBuf,
+    /// Path relative to the content directory, `/`-separated (for edit links and link resolution).
+    pub rel_path: String,
+    /// Front-matter.
+    pub fm: EntryFrontMatter,
+    /// Markdown body.
+    pub body: String,
+    /// 1-based line of the body's first line in the file.
+    pub body_line: usize,
+    /// Output path relative to the site root: `<connector>/<id>.html`.
+    pub url: String,
+    /// Key and value positions in the front-matter.
+    pub locator: Locator,
+}
+
+/// The loaded entries in a stable order (by connector, then id).
+#[derive(Debug, Clone, Default)]
+pub struct Book {
+    /// Entries sorted by (connector, id).
+    pub entries: Vec<Entry>,
+}
+
+impl Book {
+    /// Index of entries by id.
+    pub fn by_id(&self) -> HashMap<&str, &Entry> {
+        self.entries.iter().map(|e| (e.id.as_str(), e)).collect()
+    }
+}
+
+/// Reads and validates every entry. Returns the entries that parsed (so later stages can
+/// still report their own problems) and every diagnostic.
+pub fn load(config: &Config) -> (Book, Vec<Diagnostic>) {
+    let src = config.src_dir();
+    let mut diags = Vec::new();
+    let files = discover(&src, &config.root, &mut diags);
+    let kinds = config.kinds();
+    let results: Vec<(Option<Entry>, Vec<Diagnostic>)> = files
+        .par_iter()
+        .map(|file| load_entry(file, &src, &config.root, &kinds))
+        .collect();
+    let mut entries = Vec::with_capacity(results.len());
+    for (entry, mut d) in results {
+        diags.append(&mut d);
+        entries.extend(entry);
+    }
+    entries.sort_by(|a, b| (&a.fm.connector, &a.id, &a.path).cmp(&(&b.fm.connector, &b.id, &b.path)));
+    let book = Book { entries };
+    validate_book(&book, config, &mut diags);
+    (book, diags)
+}
+
+/// Lists the `.md` files under `src`, sorted; symlinks are refused.
+fn discover(src: &Path, root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
+    if !src.is_dir() {
+        diags.push(
+            Diagnostic::error(display_path(src, root), 0, 0, "the content directory does not exist")
+                .with_hint("create it, or set `[book] src` in book.toml to where the entries are"),
+        );
+        return Vec::new();
+    }
+    let mut files = Vec::new();
+    for item in walkdir::WalkDir::new(src).follow_links(false).sort_by_file_name() {
+        match item {
+            Ok(e) if e.path_is_symlink() => diags.push(
+                Diagnostic::error(display_path(e.path(), root), 0, 0, "symbolic links are not followed in the content directory")
+                    .with_hint("replace the link with the file itself, or move the target into the content directory"),
+            ),
+            Ok(e) if e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "md") => files.push(e.into_path()),
+            Ok(_) => {}
+            Err(e) => {
+                let p = e.path().map_or_else(|| src.to_path_buf(), Path::to_path_buf);
+                diags.push(
+                    Diagnostic::error(display_path(&p, root), 0, 0, format!("cannot read: {e}")).with_hint("check the file's permissions"),
+                );
+            }
+        }
+    }
+    files
+}
+
+/// `path` relative to the book root when it lies inside it.
+pub fn display_path(path: &Path, root: &Path) -> PathBuf {
+    path.strip_prefix(root).map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
+}
+
+fn load_entry(file: &Path, src: &Path, root: &Path, kinds: &[String]) -> (Option<Entry>, Vec<Diagnostic>) {
+    let shown = display_path(file, root);
+    let bytes = match std::fs::metadata(file).and_then(|m| {
+        if m.len() > MAX_ENTRY_BYTES {
+            Ok(None)
+        } else {
+            std::fs::read(file).map(Some)
+        }
+    }) {
+        Ok(Some(b)) => b,
+        Ok(None) => {
+            let d = Diagnostic::error(&shown, 0, 0, format!("the file is larger than the {} MiB limit for an entry", MAX_ENTRY_BYTES / 1024 / 1024))
+                .with_hint("split it into several entries, or move data out of the page");
+            return (None, vec![d]);
+        }
+        Err(e) => {
+            let d = Diagnostic::error(&shown, 0, 0, format!("cannot read the file: {e}")).with_hint("check that it exists and is readable");
+            return (None, vec![d]);
+        }
+    };
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let good = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+            let (line, col) = line_col(good, good.len());
+            let d = Diagnostic::error(&shown, line, col, "the file is not valid UTF-8").with_hint("save the file as UTF-8");
+            return (None, vec![d]);
+        }
+    };
+    if let Some(i) = text.find('\0') {
+        let (line, col) = line_col(text, i);
+        let d = Diagnostic::error(&shown, line, col, "the file contains a NUL byte").with_hint("remove it; entries are text files");
+        return (None, vec![d]);
+    }
+    // A BOM and CRLF line endings are accepted; line numbers stay the same after this.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text).replace("\r\n", "\n");
+    let doc = match frontmatter::split(&text, &shown) {
+        Ok(d) => d,
+        Err(d) => return (None, vec![d]),
+    };
+    let (fm, locator, mut diags) = frontmatter::parse(&doc, &shown, kinds);
+    let Some(fm) = fm else {
+        return (None, diags);
+    };
+    if doc.body.trim().is_empty() {
+        diags.push(
+            Diagnostic::error(&shown, doc.body_line.saturating_sub(1), 1, "the entry has no body")
+                .with_hint("write the entry below the front-matter (e.g. ## Symptom, ## Cause, ## Solution)"),
+        );
+    }
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+    let id = fm.id.clone().unwrap_or_else(|| stem.clone());
+    if fm.id.is_none() && !crate::config::is_slug(&id) {
+        diags.push(
+            Diagnostic::error(&shown, 1, 1, format!("the file name `{stem}` is not a valid id"))
+                .with_hint("rename the file to lowercase letters, digits and hyphens, or set `id:` in the front-matter"),
+        );
+    }
+    let rel_path = file
+        .strip_prefix(src)
+        .unwrap_or(file)
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/");
+    let url = format!("{}/{}.html", fm.connector, id);
+    let entry = Entry {
+        id,
+        path: shown,
+        rel_path,
+        body: doc.body.to_string(),
+        body_line: doc.body_line,
+        url,
+        locator,
+        fm,
+    };
+    (Some(entry), diags)
+}
+
+/// Top-level output paths the site itself writes.
+pub const RESERVED_PATHS: [&str; 9] = [
+    "index.html",
+    "search.html",
+    "errors.html",
+    "tags.html",
+    "404.html",
+    "sitemap.xml",
+    "atom.xml",
+    "opensearch.xml",
+    "connectors.html",
+];
+
+fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
+    let mut first_by_id: HashMap<&str, &Entry> = HashMap::new();
+    for e in &book.entries {
+        if let Some(prev) = first_by_id.get(e.id.as_str()) {
+            diags.push(
+                Diagnostic::error(&e.path, e.locator.key("id").0, 1, format!("duplicate id `{}`: {} uses it too", e.id, prev.path.display()))
+                    .with_hint("ids are unique across the book: rename one (set `id:` or rename the file)"),
+            );
+        } else {
+            first_by_id.insert(&e.id, e);
+        }
+    }
+    let ids: Vec<&str> = first_by_id.keys().copied().collect();
+    let known_connectors: Vec<&str> = config.kbook.connectors.iter().map(|c| c.slug.as_str()).collect();
+    let mut outputs: BTreeMap<String, &Path> = BTreeMap::new();
+    for p in RESERVED_PATHS {
+        outputs.insert(p.to_string(), Path::new("(kbook)"));
+    }
+    for c in entries_connectors(book) {
+        outputs.insert(format!("{c}/index.html"), Path::new("(kbook)"));
+    }
+    for e in &book.entries {
+        if !known_connectors.is_empty() && !e.fm.connector.is_empty() && !known_connectors.contains(&e.fm.connector.as_str()) {
+            let hint = match did_you_mean(&e.fm.connector, known_connectors.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`? Or add it to [[kbook.connectors]] in book.toml"),
+                None => "add it to [[kbook.connectors]] in book.toml".to_string(),
+            };
+            diags.push(Diagnostic::error(&e.path, e.locator.key("connector").0, e.locator.value("connector", &e.fm.connector).1, format!("unknown connector `{}`", e.fm.connector)).with_hint(hint));
+        }
+        for r in &e.fm.related {
+            let (line, col) = e.locator.value("related", r);
+            if r == &e.id {
+                diags.push(Diagnostic::warning(&e.path, line, col, format!("`related` lists the entry itself (`{r}`)")).with_hint("remove it"));
+            } else if !first_by_id.contains_key(r.as_str()) {
+                let hint = match did_you_mean(r, ids.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "list the id of an existing entry".to_string(),
+                };
+                diags.push(Diagnostic::error(&e.path, line, col, format!("`related` names an unknown entry `{r}`")).with_hint(hint));
+            }
+        }
+        if e.fm.kind == "error" && e.fm.errors.is_empty() {
+            diags.push(
+                Diagnostic::warning(&e.path, e.locator.key("kind").0, 1, "an entry of kind `error` has no `errors`")
+                    .with_hint("add the verbatim error text under `errors:` so people who paste it find this entry"),
+            );
+        }
+        if !e.fm.connector.is_empty() {
+            claim(&mut outputs, diags, e, e.url.clone(), "this entry", e.locator.key("id").0.max(1));
+        }
+        for a in &e.fm.aliases {
+            let out = a.trim_start_matches('/').to_string();
+            let (line, _) = e.locator.value("aliases", a);
+            if out.is_empty() || out.split('/').any(|s| s == ".." || s == ".") || out.contains('\\') {
+                diags.push(Diagnostic::error(&e.path, line, 1, format!("alias `{a}` is not a path inside the site")).with_hint("write it relative to the site root, e.g. `old/entry-name.html`"));
+                continue;
+            }
+            let out = if out.ends_with(".html") { out } else { format!("{}/index.html", out.trim_end_matches('/')) };
+            claim(&mut outputs, diags, e, out, "an alias", line);
+        }
+    }
+}
+
+/// Records that `e` writes `out`, reporting a collision with an earlier writer.
+fn claim<'a>(outputs: &mut BTreeMap<String, &'a Path>, diags: &mut Vec<Diagnostic>, e: &'a Entry, out: String, what: &str, line: usize) {
+    if let Some(prev) = outputs.get(&out) {
+        diags.push(
+            Diagnostic::error(&e.path, line, 1, format!("{what} writes `{out}`, which {} writes too", prev.display()))
+                .with_hint("two pages cannot share an output path: change the id, connector or alias"),
+        );
+    } else {
+        outputs.insert(out, &e.path);
+    }
+}
+
+fn entries_connectors(book: &Book) -> Vec<&str> {
+    let mut c: Vec<&str> = book.entries.iter().map(|e| e.fm.connector.as_str()).filter(|c| !c.is_empty()).collect();
+    c.dedup();
+    c
+}

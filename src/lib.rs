@@ -1,0 +1,15 @@
+//! kbook: a static knowledge-base generator for troubleshooting FAQs that people search by
+//! pasting an error message or a stack trace.
+//!
+//! The pipeline reads top to bottom, one module a stage: [`config`] → [`content`] (load,
+//! parse, validate) → [`render`] (Markdown, pages) → [`index`] (search) → [`site`] (the build,
+//! written atomically). [`cli`] is a thin layer over it; [`serve`] serves the output.
+
+pub mod cli;
+pub mod config;
+pub mod content;
+pub mod diagnostic;
+pub mod index;
+pub mod render;
+pub mod serve;
+pub mod site;

@@ -1,0 +1,5 @@
+//! The `kbook` binary.
+
+fn main() -> std::process::ExitCode {
+    kbook::cli::run()
+}

@@ -1,0 +1,468 @@
+//! Markdown to HTML: pulldown-cmark with GitHub extensions, heading ids with anchor links,
+//! admonitions, build-time syntax highlighting (CSS classes, so both themes work), and
+//! internal `.md` links rewritten to relative `.html` paths and checked.
+
+use crate::diagnostic::{Diagnostic, line_col};
+use pulldown_cmark::{BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use syntect::html::{ClassStyle, ClassedHTMLGenerator};
+use syntect::parsing::SyntaxSet;
+use syntect::util::LinesWithEndings;
+
+/// CSS class prefix of highlighted tokens (`hl-keyword`, …).
+pub const CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
+
+/// Markdown extensions kbook enables.
+pub fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_GFM
+}
+
+/// What the renderer needs to know about every entry to resolve links.
+#[derive(Debug, Default)]
+pub struct LinkTargets {
+    /// Content-relative source path (`kafka/x.md`) → id.
+    pub by_path: HashMap<String, String>,
+    /// Id → (output url, heading ids).
+    pub by_id: HashMap<String, (String, HashSet<String>)>,
+}
+
+/// One heading for the on-page table of contents.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TocItem {
+    /// 2 or 3.
+    pub level: u8,
+    /// Anchor id.
+    pub id: String,
+    /// Plain text.
+    pub text: String,
+}
+
+/// A rendered body.
+#[derive(Debug, Clone, Default)]
+pub struct RenderedBody {
+    /// HTML.
+    pub html: String,
+    /// Headings for the table of contents.
+    pub toc: Vec<TocItem>,
+    /// Plain prose text (no code), for the search index.
+    pub text: String,
+    /// Text of the code blocks, for the search index.
+    pub code: String,
+}
+
+/// Holds the syntax definitions, loaded once per build.
+pub struct MarkdownRenderer {
+    syntaxes: SyntaxSet,
+}
+
+impl Default for MarkdownRenderer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MarkdownRenderer {
+    /// Loads syntect's bundled syntaxes.
+    pub fn new() -> Self {
+        MarkdownRenderer {
+            syntaxes: SyntaxSet::load_defaults_newlines(),
+        }
+    }
+
+    /// Heading ids of a body, in order (used to check `#anchor` links before rendering).
+    pub fn heading_ids(body: &str) -> HashSet<String> {
+        let mut used = HashMap::new();
+        let mut ids = HashSet::new();
+        let mut in_heading: Option<(Option<String>, String)> = None;
+        for ev in Parser::new_ext(body, options()) {
+            match ev {
+                Event::Start(Tag::Heading { id, .. }) => in_heading = Some((id.map(|s| s.to_string()), String::new())),
+                Event::Text(t) | Event::Code(t) => {
+                    if let Some((_, text)) = in_heading.as_mut() {
+                        text.push_str(&t);
+                    }
+                }
+                Event::End(TagEnd::Heading(_)) => {
+                    if let Some((explicit, text)) = in_heading.take() {
+                        ids.insert(explicit.unwrap_or_else(|| unique_slug(&text, &mut used)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        ids
+    }
+
+    /// Renders `body` of the entry at content path `rel_path` whose page is `page_url`.
+    /// Link problems are returned as diagnostics located in `file` (body starts at `body_line`).
+    pub fn render(
+        &self,
+        body: &str,
+        rel_path: &str,
+        page_url: &str,
+        targets: &LinkTargets,
+        file: &Path,
+        body_line: usize,
+    ) -> (RenderedBody, Vec<Diagnostic>) {
+        let mut out = RenderedBody::default();
+        let mut diags = Vec::new();
+        let own_ids = Self::heading_ids(body);
+        let mut used = HashMap::new();
+        let mut events: Vec<Event<'_>> = Vec::new();
+        let mut heading: Option<(HeadingLevel, Option<String>, Vec<String>, Vec<Event<'_>>, String)> = None;
+        let mut code: Option<(String, String)> = None;
+        let at = |offset: usize| {
+            let (l, c) = line_col(body, offset);
+            (body_line + l - 1, c)
+        };
+
+        for (ev, range) in Parser::new_ext(body, options()).into_offset_iter() {
+            if let Some((lang, buf)) = code.as_mut() {
+                match ev {
+                    Event::Text(t) => buf.push_str(&t),
+                    Event::End(TagEnd::CodeBlock) => {
+                        let html = self.highlight(buf, lang);
+                        out.code.push_str(buf);
+                        out.code.push('\n');
+                        events.push(Event::Html(html.into()));
+                        code = None;
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            let ev = match ev {
+                Event::Start(Tag::CodeBlock(kind)) => {
+                    let lang = match kind {
+                        CodeBlockKind::Fenced(info) => info.split([' ', ',', '{']).next().unwrap_or_default().to_ascii_lowercase(),
+                        CodeBlockKind::Indented => String::new(),
+                    };
+                    code = Some((lang, String::new()));
+                    continue;
+                }
+                Event::Start(Tag::Link {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                }) => {
+                    let dest = match resolve_link(&dest_url, rel_path, page_url, targets, &own_ids) {
+                        Ok(Some(new)) => CowStr::from(new),
+                        Ok(None) => dest_url,
+                        Err((msg, hint)) => {
+                            let (l, c) = at(range.start);
+                            diags.push(Diagnostic::error(file, l, c, msg).with_hint(hint));
+                            dest_url
+                        }
+                    };
+                    Event::Start(Tag::Link {
+                        link_type,
+                        dest_url: dest,
+                        title,
+                        id,
+                    })
+                }
+                Event::Start(Tag::BlockQuote(Some(kind))) => {
+                    let (class, label) = admonition(kind);
+                    Event::Html(format!("<div class=\"admonition {class}\" role=\"note\"><p class=\"admonition-title\">{label}</p>\n").into())
+                }
+                Event::End(TagEnd::BlockQuote(Some(_))) => Event::Html("</div>\n".into()),
+                // Raw HTML is shown as text until sanitising lands: content must not inject script.
+                Event::Html(h) | Event::InlineHtml(h) => Event::Text(h),
+                other => other,
+            };
+            match (&mut heading, ev) {
+                (None, Event::Start(Tag::Heading { level, id, classes, .. })) => {
+                    heading = Some((level, id.map(|s| s.to_string()), classes.iter().map(|c| c.to_string()).collect(), Vec::new(), String::new()));
+                }
+                (Some(_), Event::End(TagEnd::Heading(_))) => {
+                    if let Some((level, explicit, classes, inner, text)) = heading.take() {
+                        let id = explicit.unwrap_or_else(|| unique_slug(&text, &mut used));
+                        let mut inner_html = String::new();
+                        pulldown_cmark::html::push_html(&mut inner_html, inner.into_iter());
+                        let n = level as u8;
+                        if n <= 3 {
+                            out.toc.push(TocItem {
+                                level: n,
+                                id: id.clone(),
+                                text: text.clone(),
+                            });
+                        }
+                        out.text.push_str(&text);
+                        out.text.push('\n');
+                        let class_attr = if classes.is_empty() { String::new() } else { format!(" class=\"{}\"", escape(&classes.join(" "))) };
+                        let id = escape(&id);
+                        events.push(Event::Html(
+                            format!("<h{n} id=\"{id}\"{class_attr}>{inner_html}<a class=\"heading-anchor\" href=\"#{id}\" aria-label=\"Link to this section\">#</a></h{n}>\n").into(),
+                        ));
+                    }
+                }
+                (Some((_, _, _, inner, text)), ev) => {
+                    if let Event::Text(t) | Event::Code(t) = &ev {
+                        text.push_str(t);
+                    }
+                    inner.push(ev);
+                }
+                (None, ev) => {
+                    match &ev {
+                        Event::Text(t) | Event::Code(t) => out.text.push_str(t),
+                        Event::SoftBreak | Event::HardBreak | Event::End(_) => out.text.push(' '),
+                        _ => {}
+                    }
+                    events.push(ev);
+                }
+            }
+        }
+        pulldown_cmark::html::push_html(&mut out.html, events.into_iter());
+        (out, diags)
+    }
+
+    fn highlight(&self, code: &str, lang: &str) -> String {
+        let token = match lang {
+            "sh" | "shell" | "bash" | "console" | "zsh" => "bash",
+            "yml" => "yaml",
+            "jsonc" => "json",
+            other => other,
+        };
+        let syntax = if token.is_empty() { None } else { self.syntaxes.find_syntax_by_token(token) };
+        let lang_attr = if lang.is_empty() { String::new() } else { format!(" data-lang=\"{}\"", escape(lang)) };
+        let Some(syntax) = syntax else {
+            return format!("<pre class=\"code\"{lang_attr}><code>{}</code></pre>\n", escape(code));
+        };
+        let mut generator = ClassedHTMLGenerator::new_with_class_style(syntax, &self.syntaxes, CLASS_STYLE);
+        for line in LinesWithEndings::from(code) {
+            if generator.parse_html_for_line_which_includes_newline(line).is_err() {
+                return format!("<pre class=\"code\"{lang_attr}><code>{}</code></pre>\n", escape(code));
+            }
+        }
+        format!("<pre class=\"code\"{lang_attr}><code>{}</code></pre>\n", generator.finalize())
+    }
+}
+
+fn admonition(kind: BlockQuoteKind) -> (&'static str, &'static str) {
+    match kind {
+        BlockQuoteKind::Note => ("note", "Note"),
+        BlockQuoteKind::Tip => ("tip", "Tip"),
+        BlockQuoteKind::Important => ("important", "Important"),
+        BlockQuoteKind::Warning => ("warning", "Warning"),
+        BlockQuoteKind::Caution => ("caution", "Caution"),
+    }
+}
+
+/// Rewrites an internal link; `Ok(None)` leaves it unchanged (external or non-entry link).
+fn resolve_link(
+    dest: &str,
+    rel_path: &str,
+    page_url: &str,
+    targets: &LinkTargets,
+    own_ids: &HashSet<String>,
+) -> Result<Option<String>, (String, String)> {
+    let lower = dest.trim().to_ascii_lowercase();
+    if ["javascript:", "vbscript:", "data:"].iter().any(|s| lower.starts_with(s)) {
+        return Err((format!("unsafe link `{dest}`"), "link to a page or an http(s) URL".to_string()));
+    }
+    if let Some(anchor) = dest.strip_prefix('#') {
+        if !anchor.is_empty() && !own_ids.contains(anchor) {
+            return Err((format!("link to a missing anchor `#{anchor}` on this page"), format!("headings here: {}", sorted(own_ids))));
+        }
+        return Ok(None);
+    }
+    if lower.contains("://") || lower.starts_with("mailto:") || dest.starts_with('/') {
+        return Ok(None);
+    }
+    let (path, anchor) = match dest.split_once('#') {
+        Some((p, a)) => (p, Some(a)),
+        None => (dest, None),
+    };
+    if !path.ends_with(".md") {
+        return Ok(None);
+    }
+    let base = rel_path.rsplit_once('/').map_or("", |(d, _)| d);
+    let joined = normalize(&format!("{base}/{path}"));
+    let stem = path.rsplit('/').next().unwrap_or(path).trim_end_matches(".md");
+    let id = joined
+        .as_deref()
+        .and_then(|p| targets.by_path.get(p))
+        .map(String::as_str)
+        .or_else(|| targets.by_id.contains_key(stem).then_some(stem));
+    let Some(id) = id else {
+        return Err((format!("link to a missing entry `{path}`"), "link to an existing entry's file, e.g. `other-id.md` or `../kafka/other-id.md`".to_string()));
+    };
+    let Some((url, ids)) = targets.by_id.get(id) else {
+        return Err((format!("link to a missing entry `{path}`"), "check the file name".to_string()));
+    };
+    let mut new = relative_url(page_url, url);
+    if let Some(a) = anchor {
+        if !a.is_empty() && !ids.contains(a) {
+            return Err((format!("link to a missing anchor `#{a}` in `{path}`"), format!("headings there: {}", sorted(ids))));
+        }
+        new.push('#');
+        new.push_str(a);
+    }
+    Ok(Some(new))
+}
+
+fn sorted(ids: &HashSet<String>) -> String {
+    let mut v: Vec<&str> = ids.iter().map(String::as_str).collect();
+    v.sort_unstable();
+    v.iter().map(|s| format!("#{s}")).collect::<Vec<_>>().join(", ")
+}
+
+/// Resolves `.` and `..` in a `/`-separated path; `None` when it leaves the root.
+fn normalize(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The relative URL from page `from` to site path `to` (both relative to the site root).
+pub fn relative_url(from: &str, to: &str) -> String {
+    let from_dirs: Vec<&str> = from.split('/').collect();
+    let from_dirs = &from_dirs[..from_dirs.len().saturating_sub(1)];
+    let to_parts: Vec<&str> = to.split('/').collect();
+    let common = from_dirs.iter().zip(&to_parts).take_while(|(a, b)| a == b).count();
+    let common = common.min(to_parts.len().saturating_sub(1));
+    let mut s = "../".repeat(from_dirs.len() - common);
+    s.push_str(&to_parts[common..].join("/"));
+    s
+}
+
+/// `../` repeated to reach the site root from `page`.
+pub fn path_to_root(page: &str) -> String {
+    "../".repeat(page.matches('/').count())
+}
+
+/// A URL- and id-safe slug: lowercase letters and digits, other runs become `-`.
+pub fn slugify(text: &str) -> String {
+    let mut s = String::new();
+    let mut dash = false;
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            if dash && !s.is_empty() {
+                s.push('-');
+            }
+            dash = false;
+            s.push(c);
+        } else {
+            dash = true;
+        }
+    }
+    if s.is_empty() { "section".to_string() } else { s }
+}
+
+fn unique_slug(text: &str, used: &mut HashMap<String, usize>) -> String {
+    let base = slugify(text);
+    let n = used.entry(base.clone()).or_insert(0);
+    let id = if *n == 0 { base } else { format!("{base}-{n}") };
+    *n += 1;
+    id
+}
+
+/// Minimal HTML escaping for text and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn targets() -> LinkTargets {
+        let mut t = LinkTargets::default();
+        t.by_path.insert("kafka/a.md".into(), "a".into());
+        t.by_path.insert("mysql/b.md".into(), "b".into());
+        t.by_id.insert("a".into(), ("kafka/a.html".into(), ["cause".to_string()].into()));
+        t.by_id.insert("b".into(), ("mysql/b.html".into(), ["solution".to_string()].into()));
+        t
+    }
+
+    fn render(body: &str) -> (RenderedBody, Vec<Diagnostic>) {
+        MarkdownRenderer::new().render(body, "kafka/a.md", "kafka/a.html", &targets(), Path::new("content/kafka/a.md"), 10)
+    }
+
+    #[test]
+    fn slugs_and_relative_urls() {
+        assert_eq!(slugify("Symptom & Cause"), "symptom-cause");
+        assert_eq!(slugify("Use `key.fields-prefix`"), "use-key-fields-prefix");
+        assert_eq!(slugify("!!!"), "section");
+        assert_eq!(relative_url("kafka/a.html", "mysql/b.html"), "../mysql/b.html");
+        assert_eq!(relative_url("kafka/a.html", "kafka/c.html"), "c.html");
+        assert_eq!(relative_url("index.html", "kafka/c.html"), "kafka/c.html");
+        assert_eq!(relative_url("kafka/a.html", "index.html"), "../index.html");
+        assert_eq!(path_to_root("kafka/a.html"), "../");
+        assert_eq!(path_to_root("index.html"), "");
+    }
+
+    #[test]
+    fn rewrites_and_checks_links() {
+        let (r, d) = render("## Cause\n\nSee [b](../mysql/b.md#solution), [a again](a.md#cause), [by id](b.md) and [web](https://x.org).\n");
+        assert!(d.is_empty(), "{d:?}");
+        assert!(r.html.contains("href=\"../mysql/b.html#solution\""), "{}", r.html);
+        assert!(r.html.contains("href=\"a.html#cause\""));
+        assert!(r.html.contains("href=\"../mysql/b.html\""));
+        assert!(r.html.contains("href=\"https://x.org\""));
+    }
+
+    #[test]
+    fn broken_links_are_located() {
+        let (_, d) = render("text\n\n[x](missing.md) and [y](../mysql/b.md#nope) and [z](#none)\n");
+        assert_eq!(d.len(), 3, "{d:?}");
+        assert_eq!((d[0].line, d[0].column), (12, 1));
+        assert!(d[0].message.contains("missing entry"));
+        assert!(d[1].message.contains("missing anchor `#nope`"));
+        assert!(d[2].message.contains("missing anchor `#none` on this page"));
+    }
+
+    #[test]
+    fn headings_get_unique_ids_and_anchors() {
+        let (r, _) = render("## Step\n\n## Step\n\n### Custom {#mine}\n");
+        assert!(r.html.contains("<h2 id=\"step\">Step<a class=\"heading-anchor\" href=\"#step\""), "{}", r.html);
+        assert!(r.html.contains("<h2 id=\"step-1\">"));
+        assert!(r.html.contains("<h3 id=\"mine\">"));
+        assert_eq!(r.toc.len(), 3);
+    }
+
+    #[test]
+    fn highlights_code_with_classes_and_collects_text() {
+        let (r, _) = render("Intro text.\n\n```sql\nSELECT 1;\n```\n\n```text\n<b>\n```\n");
+        assert!(r.html.contains("class=\"hl-"), "{}", r.html);
+        assert!(!r.html.contains("style="));
+        assert!(r.html.contains("&lt;b&gt;"));
+        assert!(r.code.contains("SELECT 1;"));
+        assert!(r.text.contains("Intro text."));
+        assert!(!r.text.contains("SELECT"));
+    }
+
+    #[test]
+    fn admonitions_tables_and_raw_html() {
+        let (r, _) = render("> [!WARNING]\n> Careful.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<script>alert(1)</script>\n");
+        assert!(r.html.contains("<div class=\"admonition warning\""), "{}", r.html);
+        assert!(r.html.contains("<table>"));
+        assert!(!r.html.contains("<script>"));
+    }
+}

@@ -1,0 +1,365 @@
+//! Pages via Tera: the built-in templates (embedded in the binary) overridden by a book's own
+//! `templates/`, and the context of every page kind. Navigation is built once per build and
+//! shared by reference, so rendering stays linear in the number of pages.
+
+use crate::config::Config;
+use crate::content::Entry;
+use crate::diagnostic::Diagnostic;
+use crate::render::markdown::{RenderedBody, TocItem, path_to_root, relative_url};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Built-in templates: (name, source).
+pub const BUILTIN_TEMPLATES: [(&str, &str); 13] = [
+    ("base.html", include_str!("../../templates/base.html")),
+    ("macros.html", include_str!("../../templates/macros.html")),
+    ("index.html", include_str!("../../templates/index.html")),
+    ("connector.html", include_str!("../../templates/connector.html")),
+    ("entry.html", include_str!("../../templates/entry.html")),
+    ("errors.html", include_str!("../../templates/errors.html")),
+    ("tags.html", include_str!("../../templates/tags.html")),
+    ("404.html", include_str!("../../templates/404.html")),
+    ("redirect.html", include_str!("../../templates/redirect.html")),
+    ("search.html", include_str!("../../templates/search.html")),
+    ("search_box.html", include_str!("../../templates/search_box.html")),
+    ("atom.xml", include_str!("../../templates/atom.xml")),
+    ("sitemap.xml", include_str!("../../templates/sitemap.xml")),
+];
+
+/// Loads the templates: built-ins first, then the book's `templates/*` over them.
+pub fn load_templates(book_root: &Path) -> Result<tera::Tera, Vec<Diagnostic>> {
+    let mut sources: BTreeMap<String, (String, String)> = BUILTIN_TEMPLATES
+        .iter()
+        .map(|(n, s)| (n.to_string(), (format!("(built-in) templates/{n}"), s.to_string())))
+        .collect();
+    let dir = book_root.join("templates");
+    let mut diags = Vec::new();
+    if dir.is_dir() {
+        match std::fs::read_dir(&dir) {
+            Ok(items) => {
+                let mut paths: Vec<_> = items.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_file()).collect();
+                paths.sort();
+                for p in paths {
+                    let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                    match std::fs::read_to_string(&p) {
+                        Ok(s) => {
+                            sources.insert(name.clone(), (format!("templates/{name}"), s));
+                        }
+                        Err(e) => diags.push(Diagnostic::error(format!("templates/{name}"), 0, 0, format!("cannot read template: {e}"))),
+                    }
+                }
+            }
+            Err(e) => diags.push(Diagnostic::error("templates", 0, 0, format!("cannot read the templates directory: {e}"))),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let mut tera = tera::Tera::default();
+    tera.autoescape_on(vec![".html", ".xml"]);
+    let all: Vec<(&str, &str)> = sources.iter().map(|(n, (_, s))| (n.as_str(), s.as_str())).collect();
+    tera.add_raw_templates(all).map_err(|e| {
+        // Tera names the failing template in its message: point at that file.
+        let text = e.to_string();
+        let shown = sources
+            .iter()
+            .find(|(n, _)| text.contains(&format!("'{n}'")) || text.contains(&format!("\"{n}\"")))
+            .map_or("templates", |(_, (shown, _))| shown.as_str());
+        vec![template_diagnostic(shown, &e)]
+    })?;
+    Ok(tera)
+}
+
+/// A Tera error as a diagnostic; Tera puts the position in the error chain as ` --> L:C`.
+pub fn template_diagnostic(file: &str, e: &tera::Error) -> Diagnostic {
+    let mut chain = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        chain.push_str(": ");
+        chain.push_str(&s.to_string());
+        src = s.source();
+    }
+    let (line, col) = chain
+        .split(" --> ")
+        .nth(1)
+        .and_then(|rest| {
+            let mut it = rest.split(|c: char| !c.is_ascii_digit()).filter(|s| !s.is_empty());
+            Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+        })
+        .unwrap_or((0, 0));
+    let message = chain.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ");
+    Diagnostic::error(file, line, col, format!("template error: {message}")).with_hint("fix the template syntax (Tera, like Jinja2)")
+}
+
+/// Site-wide values every page sees.
+#[derive(Debug, Serialize)]
+pub struct SiteContext {
+    /// `[book] title`
+    pub title: String,
+    /// `[book] description`
+    pub description: String,
+    /// `[book] authors`
+    pub authors: Vec<String>,
+    /// `[book] language`
+    pub language: String,
+    /// Repository link.
+    pub repo_url: Option<String>,
+    /// `light`, `dark` or `auto`.
+    pub default_theme: String,
+    /// Absolute site URL (with a trailing slash) when configured.
+    pub site_url: Option<String>,
+    /// Connectors in display order.
+    pub connectors: Vec<ConnectorNav>,
+    /// Number of entries.
+    pub entry_count: usize,
+    /// JSON describing the search assets (for the page's search script).
+    pub search_meta: String,
+    /// Hash of the theme assets, for cache-busting query strings.
+    pub asset_version: String,
+}
+
+/// A connector in navigation.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConnectorNav {
+    /// Slug.
+    pub slug: String,
+    /// Display name.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// Listing page, relative to the site root.
+    pub url: String,
+    /// Entries of this connector.
+    pub count: usize,
+}
+
+/// An entry as it appears in lists.
+#[derive(Debug, Clone, Serialize)]
+pub struct EntryLink {
+    /// Id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Page, relative to the site root.
+    pub url: String,
+    /// Connector slug.
+    pub connector: String,
+    /// Kind.
+    pub kind: String,
+    /// Last update.
+    pub updated: Option<String>,
+}
+
+impl EntryLink {
+    fn of(e: &Entry) -> Self {
+        EntryLink {
+            id: e.id.clone(),
+            title: e.fm.title.clone(),
+            url: e.url.clone(),
+            connector: e.fm.connector.clone(),
+            kind: e.fm.kind.clone(),
+            updated: e.fm.updated.clone(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct VersionRow {
+    product: String,
+    affected: Option<String>,
+    fixed: Option<String>,
+    note: Option<String>,
+}
+
+#[derive(Serialize)]
+struct EntryView<'a> {
+    id: &'a str,
+    title: &'a str,
+    connector: &'a str,
+    connector_name: String,
+    kind: &'a str,
+    errors: &'a [String],
+    versions: Vec<VersionRow>,
+    tags: &'a [String],
+    related: Vec<EntryLink>,
+    updated: Option<&'a str>,
+    html: &'a str,
+    toc: &'a [TocItem],
+    edit_url: Option<String>,
+    source_path: &'a str,
+}
+
+/// One output file.
+pub type OutputFile = (String, Vec<u8>);
+
+/// Renders every page. `bodies[i]` is the rendered body of `entries[i]`.
+pub fn render_all(tera: &tera::Tera, config: &Config, site: &SiteContext, entries: &[Entry], bodies: &[RenderedBody]) -> Result<Vec<OutputFile>, Vec<Diagnostic>> {
+    let by_id: std::collections::HashMap<&str, &Entry> = entries.iter().map(|e| (e.id.as_str(), e)).collect();
+    let mut by_connector: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        by_connector.entry(e.fm.connector.as_str()).or_default().push(i);
+    }
+    let kinds = config.kinds();
+    let base = |page: &str, title: &str, connector: &str| {
+        let mut ctx = tera::Context::new();
+        ctx.insert("site", site);
+        ctx.insert("page_url", page);
+        ctx.insert("path_to_root", &path_to_root(page));
+        ctx.insert("page_title", title);
+        ctx.insert("current_connector", connector);
+        ctx
+    };
+
+    let entry_pages: Vec<Result<OutputFile, Diagnostic>> = entries
+        .par_iter()
+        .zip(bodies.par_iter())
+        .map(|(e, body)| {
+            let siblings = &by_connector[e.fm.connector.as_str()];
+            let pos = siblings.iter().position(|&i| std::ptr::eq(&entries[i], e)).unwrap_or(0);
+            let link = |i: usize| EntryLink::of(&entries[i]);
+            let mut ctx = base(&e.url, &e.fm.title, &e.fm.connector);
+            ctx.insert("prev", &pos.checked_sub(1).map(|p| link(siblings[p])));
+            ctx.insert("next", &siblings.get(pos + 1).map(|&n| link(n)));
+            ctx.insert("connector_entries", &siblings.iter().map(|&i| link(i)).collect::<Vec<_>>());
+            let view = EntryView {
+                id: &e.id,
+                title: &e.fm.title,
+                connector: &e.fm.connector,
+                connector_name: config.connector_name(&e.fm.connector),
+                kind: &e.fm.kind,
+                errors: &e.fm.errors,
+                versions: e
+                    .fm
+                    .versions
+                    .iter()
+                    .map(|v| VersionRow {
+                        product: v.product.clone(),
+                        affected: v.affected.as_ref().map(|a| a.0.clone()),
+                        fixed: v.fixed.as_ref().map(|f| f.0.clone()),
+                        note: v.note.clone(),
+                    })
+                    .collect(),
+                tags: &e.fm.tags,
+                related: e.fm.related.iter().filter_map(|r| by_id.get(r.as_str())).map(|r| EntryLink::of(r)).collect(),
+                updated: e.fm.updated.as_deref(),
+                html: &body.html,
+                toc: &body.toc,
+                edit_url: config.output.html.edit_url_template.as_ref().map(|t| {
+                    let src = config.book.src.to_string_lossy().replace('\\', "/");
+                    t.replace("{path}", &format!("{}/{}", src.trim_end_matches('/'), e.rel_path))
+                }),
+                source_path: &e.rel_path,
+            };
+            ctx.insert("entry", &view);
+            render(tera, "entry.html", &ctx).map(|html| (e.url.clone(), html.into_bytes()))
+        })
+        .collect();
+
+    let mut out = Vec::new();
+    let mut diags = Vec::new();
+    for r in entry_pages {
+        match r {
+            Ok(f) => out.push(f),
+            Err(d) => diags.push(d),
+        }
+    }
+
+    let mut push = |path: String, template: &str, ctx: &tera::Context| match render(tera, template, ctx) {
+        Ok(html) => out.push((path, html.into_bytes())),
+        Err(d) => diags.push(d),
+    };
+
+    // Home.
+    let mut recent: Vec<&Entry> = entries.iter().filter(|e| e.fm.updated.is_some()).collect();
+    recent.sort_by(|a, b| b.fm.updated.cmp(&a.fm.updated).then_with(|| a.id.cmp(&b.id)));
+    let mut ctx = base("index.html", &site.title, "");
+    ctx.insert("recent", &recent.iter().take(10).map(|e| EntryLink::of(e)).collect::<Vec<_>>());
+    push("index.html".into(), "index.html", &ctx);
+
+    // Connector listings, grouped by kind in the configured kind order.
+    for nav in &site.connectors {
+        let Some(idx) = by_connector.get(nav.slug.as_str()) else { continue };
+        let groups: Vec<(String, Vec<EntryLink>)> = kinds
+            .iter()
+            .map(|k| (k.clone(), idx.iter().filter(|&&i| &entries[i].fm.kind == k).map(|&i| EntryLink::of(&entries[i])).collect::<Vec<_>>()))
+            .filter(|(_, v)| !v.is_empty())
+            .collect();
+        let page = nav.url.clone();
+        let mut ctx = base(&page, &nav.name, &nav.slug);
+        ctx.insert("connector", nav);
+        ctx.insert("groups", &groups);
+        ctx.insert("connector_entries", &idx.iter().map(|&i| EntryLink::of(&entries[i])).collect::<Vec<_>>());
+        push(page, "connector.html", &ctx);
+    }
+
+    // Error index, A–Z by the first letter of each error string.
+    let mut errors: Vec<(String, EntryLink)> = entries.iter().flat_map(|e| e.fm.errors.iter().map(move |s| (s.clone(), EntryLink::of(e)))).collect();
+    errors.sort_by(|a, b| sort_key(&a.0).cmp(&sort_key(&b.0)).then_with(|| a.1.id.cmp(&b.1.id)));
+    let mut letters: Vec<(String, Vec<(String, EntryLink)>)> = Vec::new();
+    for (err, link) in errors {
+        let letter = sort_key(&err).chars().next().filter(char::is_ascii_alphabetic).map_or("#".to_string(), |c| c.to_ascii_uppercase().to_string());
+        match letters.last_mut() {
+            Some((l, items)) if *l == letter => items.push((err, link)),
+            _ => letters.push((letter, vec![(err, link)])),
+        }
+    }
+    let mut ctx = base("errors.html", "Error index", "");
+    ctx.insert("letters", &letters);
+    push("errors.html".into(), "errors.html", &ctx);
+
+    // Tags.
+    let mut tags: BTreeMap<&str, Vec<EntryLink>> = BTreeMap::new();
+    for e in entries {
+        for t in &e.fm.tags {
+            tags.entry(t.as_str()).or_default().push(EntryLink::of(e));
+        }
+    }
+    let mut ctx = base("tags.html", "Tags", "");
+    ctx.insert("tags", &tags);
+    push("tags.html".into(), "tags.html", &ctx);
+
+    let ctx = base("search.html", "Search", "");
+    push("search.html".into(), "search.html", &ctx);
+    let ctx = base("404.html", "Page not found", "");
+    push("404.html".into(), "404.html", &ctx);
+
+    // Redirects for aliases.
+    for e in entries {
+        for a in &e.fm.aliases {
+            let a = a.trim_start_matches('/');
+            let path = if a.ends_with(".html") { a.to_string() } else { format!("{}/index.html", a.trim_end_matches('/')) };
+            let mut ctx = base(&path, &e.fm.title, "");
+            ctx.insert("target", &relative_url(&path, &e.url));
+            push(path, "redirect.html", &ctx);
+        }
+    }
+
+    // Feed and sitemap.
+    let mut feed: Vec<&Entry> = recent.clone();
+    feed.truncate(50);
+    let mut ctx = base("atom.xml", &site.title, "");
+    ctx.insert("feed_id", &format!("urn:kbook:{}", crate::render::markdown::slugify(&site.title)));
+    ctx.insert("feed_entries", &feed.iter().map(|e| EntryLink::of(e)).collect::<Vec<_>>());
+    ctx.insert("feed_updated", &recent.first().and_then(|e| e.fm.updated.clone()).unwrap_or_else(|| "1970-01-01".into()));
+    push("atom.xml".into(), "atom.xml", &ctx);
+    if site.site_url.is_some() {
+        let mut pages: Vec<String> = vec!["index.html".into(), "errors.html".into(), "tags.html".into(), "search.html".into()];
+        pages.extend(site.connectors.iter().map(|c| c.url.clone()));
+        let mut ctx = base("sitemap.xml", &site.title, "");
+        ctx.insert("pages", &pages);
+        ctx.insert("entries", &entries.iter().map(EntryLink::of).collect::<Vec<_>>());
+        push("sitemap.xml".into(), "sitemap.xml", &ctx);
+    }
+
+    if diags.is_empty() { Ok(out) } else { Err(diags) }
+}
+
+fn sort_key(s: &str) -> String {
+    s.trim_start_matches(|c: char| !c.is_alphanumeric()).to_lowercase()
+}
+
+fn render(tera: &tera::Tera, template: &str, ctx: &tera::Context) -> Result<String, Diagnostic> {
+    tera.render(template, ctx).map_err(|e| template_diagnostic(&format!("templates/{template}"), &e))
+}

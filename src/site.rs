@@ -1,0 +1,365 @@
+//! The build: load → validate → render → index → write, with all problems reported together
+//! and the output swapped in atomically so a failed build never leaves a half-written site.
+
+use crate::config::Config;
+use crate::content::{self, Book};
+use crate::diagnostic::{self, Diagnostic};
+use crate::render::markdown::{LinkTargets, MarkdownRenderer, RenderedBody};
+use crate::render::pages::{self, ConnectorNav, OutputFile, SiteContext};
+use crate::render::theme;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What `build` and `check` should do.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// Output directory (default: `[build] build-dir`).
+    pub dest: Option<PathBuf>,
+    /// Warnings fail the build.
+    pub deny_warnings: bool,
+    /// Only validate and render in memory (`kbook check`).
+    pub check_only: bool,
+    /// Show a progress bar on a terminal.
+    pub progress: bool,
+}
+
+/// A successful build.
+#[derive(Debug)]
+pub struct BuildReport {
+    /// Entries built.
+    pub entries: usize,
+    /// HTML pages written.
+    pub pages: usize,
+    /// Files written.
+    pub files: usize,
+    /// Bytes written.
+    pub bytes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Where the site is.
+    pub dest: PathBuf,
+    /// Warnings (not fatal).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Everything the render stage produced, before anything is written.
+pub struct RenderedSite {
+    /// Files with paths relative to the site root, sorted.
+    pub files: Vec<OutputFile>,
+    /// Number of entries.
+    pub entries: usize,
+    /// Warnings.
+    pub warnings: Vec<Diagnostic>,
+}
+
+struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    fn new(enabled: bool) -> Self {
+        use std::io::IsTerminal;
+        if enabled && std::io::stderr().is_terminal() {
+            let pb = indicatif::ProgressBar::new(6);
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} [{pos}/{len}] {msg}") {
+                pb.set_style(style);
+            }
+            Progress(Some(pb))
+        } else {
+            Progress(None)
+        }
+    }
+    fn stage(&self, msg: &'static str) {
+        if let Some(pb) = &self.0 {
+            pb.inc(1);
+            pb.set_message(msg);
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if let Some(pb) = &self.0 {
+            pb.finish_and_clear();
+        }
+    }
+}
+
+/// Loads, validates and renders the book in memory. Errors (and warnings when denied) come
+/// back as `Err` with every diagnostic sorted by file and position.
+pub fn render_site(config: &Config, opts: &BuildOptions) -> Result<RenderedSite, Vec<Diagnostic>> {
+    let progress = Progress::new(opts.progress);
+    progress.stage("reading entries");
+    let (book, mut diags) = content::load(config);
+    progress.stage("loading templates");
+    let tera = match pages::load_templates(&config.root) {
+        Ok(t) => Some(t),
+        Err(mut d) => {
+            diags.append(&mut d);
+            None
+        }
+    };
+    progress.stage("rendering markdown");
+    let (bodies, mut link_diags) = render_bodies(&book);
+    diags.append(&mut link_diags);
+    if fails(&diags, opts.deny_warnings) {
+        diagnostic::sort(&mut diags);
+        return Err(diags);
+    }
+    let Some(tera) = tera else {
+        return Err(diags);
+    };
+
+    progress.stage("building the search index");
+    let docs: Vec<kbook_search::EntryDoc> = book.entries.iter().zip(&bodies).map(|(e, b)| entry_doc(e, b)).collect();
+    let assets = crate::index::build_search_assets(&docs).map_err(|e| vec![Diagnostic::error("(search index)", 0, 0, format!("cannot build the search index: {e:#}"))])?;
+
+    progress.stage("rendering pages");
+    let statics = theme::static_files(&config.root).map_err(|e| vec![Diagnostic::error("static", 0, 0, format!("cannot read static files: {e}")).with_hint("check the book's static/ directory")])?;
+    let version_of: Vec<&(String, Vec<u8>)> = statics.iter().chain(assets.files.iter()).collect();
+    let site = site_context(config, &book, &version_of, &assets.meta);
+    let mut files = pages::render_all(&tera, config, &site, &book.entries, &bodies).map_err(|mut d| {
+        diagnostic::sort(&mut d);
+        d
+    })?;
+    files.extend(statics.into_iter().map(|(p, b)| (format!("static/{p}"), b)));
+    files.extend(assets.files);
+    if let Some(url) = &site.site_url {
+        files.push(("opensearch.xml".into(), opensearch(&site.title, url).into_bytes()));
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    diagnostic::sort(&mut diags);
+    Ok(RenderedSite {
+        files,
+        entries: book.entries.len(),
+        warnings: diags,
+    })
+}
+
+fn fails(diags: &[Diagnostic], deny_warnings: bool) -> bool {
+    diags.iter().any(|d| d.is_error() || deny_warnings)
+}
+
+/// Renders every body: heading ids are collected first so links to `#anchors` in other
+/// entries can be checked.
+fn render_bodies(book: &Book) -> (Vec<RenderedBody>, Vec<Diagnostic>) {
+    let mut targets = LinkTargets::default();
+    let headings: Vec<_> = book.entries.par_iter().map(|e| MarkdownRenderer::heading_ids(&e.body)).collect();
+    for (e, ids) in book.entries.iter().zip(headings) {
+        targets.by_path.insert(e.rel_path.clone(), e.id.clone());
+        targets.by_id.entry(e.id.clone()).or_insert((e.url.clone(), ids));
+    }
+    let renderer = MarkdownRenderer::new();
+    let results: Vec<(RenderedBody, Vec<Diagnostic>)> = book
+        .entries
+        .par_iter()
+        .map(|e| renderer.render(&e.body, &e.rel_path, &e.url, &targets, &e.path, e.body_line))
+        .collect();
+    let mut diags = Vec::new();
+    let bodies = results
+        .into_iter()
+        .map(|(b, mut d)| {
+            diags.append(&mut d);
+            b
+        })
+        .collect();
+    (bodies, diags)
+}
+
+fn entry_doc(e: &content::Entry, body: &RenderedBody) -> kbook_search::EntryDoc {
+    kbook_search::EntryDoc {
+        id: e.id.clone(),
+        url: e.url.clone(),
+        title: e.fm.title.clone(),
+        connector: e.fm.connector.clone(),
+        kind: e.fm.kind.clone(),
+        errors: e.fm.errors.clone(),
+        body: body.text.clone(),
+        code: body.code.clone(),
+        tags: e.fm.tags.clone(),
+        versions: e
+            .fm
+            .versions
+            .iter()
+            .map(|v| kbook_search::version::VersionSpec {
+                product: v.product.clone(),
+                affected: v.affected.as_ref().map(|a| a.1.clone()),
+                fixed: v.fixed.as_ref().map(|f| f.1.clone()),
+            })
+            .collect(),
+    }
+}
+
+fn site_context<M: serde::Serialize>(config: &Config, book: &Book, assets: &[&(String, Vec<u8>)], search_meta: &M) -> SiteContext {
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for e in &book.entries {
+        *counts.entry(e.fm.connector.as_str()).or_default() += 1;
+    }
+    // Configured connectors first, in their order; then any others A–Z.
+    let mut connectors: Vec<ConnectorNav> = config
+        .kbook
+        .connectors
+        .iter()
+        .filter(|c| counts.contains_key(c.slug.as_str()))
+        .map(|c| ConnectorNav {
+            slug: c.slug.clone(),
+            name: c.name.clone(),
+            description: c.description.clone(),
+            url: format!("{}/index.html", c.slug),
+            count: counts[c.slug.as_str()],
+        })
+        .collect();
+    for (slug, count) in &counts {
+        if !connectors.iter().any(|c| c.slug == *slug) {
+            connectors.push(ConnectorNav {
+                slug: slug.to_string(),
+                name: slug.to_string(),
+                description: String::new(),
+                url: format!("{slug}/index.html"),
+                count: *count,
+            });
+        }
+    }
+    let mut hasher = sha2_hex_hasher();
+    // One version for the theme and search assets: pages reference them with `?v=` so a
+    // browser never mixes a cached old script with a new page.
+    for (p, b) in assets {
+        sha2::Digest::update(&mut hasher, p.as_bytes());
+        sha2::Digest::update(&mut hasher, b);
+    }
+    let html = &config.output.html;
+    SiteContext {
+        title: config.book.title.clone(),
+        description: config.book.description.clone(),
+        authors: config.book.authors.clone(),
+        language: config.book.language.clone(),
+        repo_url: html.git_repository_url.clone(),
+        default_theme: html.default_theme.clone().unwrap_or_else(|| "auto".into()),
+        site_url: html.site_url.as_ref().map(|u| format!("{}/", u.trim_end_matches('/'))),
+        connectors,
+        entry_count: book.entries.len(),
+        search_meta: serde_json::to_string(search_meta).unwrap_or_default(),
+        asset_version: hex(&sha2::Digest::finalize(hasher))[..10].to_string(),
+    }
+}
+
+fn sha2_hex_hasher() -> sha2::Sha256 {
+    use sha2::Digest;
+    sha2::Sha256::new()
+}
+
+/// Lowercase hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn opensearch(title: &str, site_url: &str) -> String {
+    let t = crate::render::markdown::escape(title);
+    let u = crate::render::markdown::escape(site_url);
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<OpenSearchDescription xmlns=\"http://a9.com/-/spec/opensearch/1.1/\">\n  <ShortName>{t}</ShortName>\n  <Description>Search {t} by pasting an error message</Description>\n  <InputEncoding>UTF-8</InputEncoding>\n  <Url type=\"text/html\" template=\"{u}search.html?q={{searchTerms}}\"/>\n</OpenSearchDescription>\n"
+    )
+}
+
+/// Builds the book at `root`: renders in memory, then writes to a temporary directory beside
+/// the destination and swaps it in. On any error nothing is written.
+pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagnostic>> {
+    let start = Instant::now();
+    let config = Config::load(root)?;
+    let dest = opts.dest.clone().unwrap_or_else(|| config.build_dir());
+    let rendered = render_site(&config, opts)?;
+    if opts.check_only {
+        return Ok(BuildReport {
+            entries: rendered.entries,
+            pages: rendered.files.iter().filter(|f| f.0.ends_with(".html")).count(),
+            files: rendered.files.len(),
+            bytes: 0,
+            elapsed: start.elapsed(),
+            dest,
+            warnings: rendered.warnings,
+        });
+    }
+    let bytes = write_atomically(&dest, &rendered.files).map_err(|e| {
+        vec![Diagnostic::error(&dest, 0, 0, format!("cannot write the site: {e}")).with_hint("check that the destination's parent directory is writable")]
+    })?;
+    Ok(BuildReport {
+        entries: rendered.entries,
+        pages: rendered.files.iter().filter(|f| f.0.ends_with(".html")).count(),
+        files: rendered.files.len(),
+        bytes,
+        elapsed: start.elapsed(),
+        dest,
+        warnings: rendered.warnings,
+    })
+}
+
+const TMP_MARK: &str = ".kbook-tmp-";
+const OLD_MARK: &str = ".kbook-old-";
+
+/// Writes `files` into a fresh sibling directory of `dest`, then replaces `dest` with it.
+/// Leftovers of interrupted builds (sibling temp directories) are removed first.
+pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> std::io::Result<u64> {
+    let parent = match dest.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent)?;
+    let name = dest.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "book".into());
+    clean_leftovers(&parent, &name);
+    let tmp = parent.join(format!(".{name}{TMP_MARK}{}", std::process::id()));
+    let written = (|| {
+        let mut bytes = 0u64;
+        std::fs::create_dir_all(&tmp)?;
+        let mut dirs = std::collections::BTreeSet::new();
+        for (path, _) in files {
+            if let Some((d, _)) = path.rsplit_once('/') {
+                dirs.insert(d.to_string());
+            }
+        }
+        for d in &dirs {
+            std::fs::create_dir_all(tmp.join(d))?;
+        }
+        let results: Vec<std::io::Result<u64>> = files
+            .par_iter()
+            .map(|(path, data)| std::fs::write(tmp.join(path), data).map(|_| data.len() as u64))
+            .collect();
+        for r in results {
+            bytes += r?;
+        }
+        Ok::<u64, std::io::Error>(bytes)
+    })();
+    let bytes = match written {
+        Ok(b) => b,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
+    let old = parent.join(format!(".{name}{OLD_MARK}{}", std::process::id()));
+    let had_old = dest.exists();
+    if had_old {
+        std::fs::rename(dest, &old)?;
+    }
+    if let Err(e) = std::fs::rename(&tmp, dest) {
+        if had_old {
+            let _ = std::fs::rename(&old, dest);
+        }
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    if had_old {
+        let _ = std::fs::remove_dir_all(&old);
+    }
+    Ok(bytes)
+}
+
+fn clean_leftovers(parent: &Path, name: &str) {
+    let Ok(items) = std::fs::read_dir(parent) else { return };
+    let tmp_prefix = format!(".{name}{TMP_MARK}");
+    let old_prefix = format!(".{name}{OLD_MARK}");
+    for item in items.flatten() {
+        let file_name = item.file_name().to_string_lossy().to_string();
+        if file_name.starts_with(&tmp_prefix) || file_name.starts_with(&old_prefix) {
+            let _ = std::fs::remove_dir_all(item.path());
+        }
+    }
+}

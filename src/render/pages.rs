@@ -59,6 +59,9 @@ pub fn load_templates(book_root: &Path) -> Result<tera::Tera, Vec<Diagnostic>> {
     }
     let mut tera = tera::Tera::default();
     tera.autoescape_on(vec![".html", ".xml"]);
+    // Tera's default also escapes `/`, which makes every URL attribute unreadable; `&<>"'`
+    // is what HTML text and quoted attributes need.
+    tera.set_escape_fn(crate::render::markdown::escape);
     let all: Vec<(&str, &str)> = sources.iter().map(|(n, (_, s))| (n.as_str(), s.as_str())).collect();
     tera.add_raw_templates(all).map_err(|e| {
         // Tera names the failing template in its message: point at that file.

@@ -1,6 +1,8 @@
 //! Project tasks: `cargo xtask test` installs what the tests need (Debian's Chromium for the
 //! browser tests) and runs the whole test suite.
 
+mod synth;
+
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -10,8 +12,12 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("test") => test(&args[1..]),
         Some("install-test-deps") => install_test_deps(),
+        Some("gen-book") => gen_book(&args[1..]),
+        Some("gen-distractors") => gen_distractors(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium (Debian package) for the browser tests");
+            eprintln!(
+                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium (Debian package) for the browser tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries"
+            );
             return ExitCode::from(2);
         }
     };
@@ -31,8 +37,14 @@ fn install_test_deps() -> Result<ExitCode> {
     if Path::new(CHROMIUM).exists() {
         return Ok(ExitCode::SUCCESS);
     }
-    eprintln!("xtask: {CHROMIUM} is missing; installing Debian's chromium package for the browser tests");
-    let root = Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false);
+    eprintln!(
+        "xtask: {CHROMIUM} is missing; installing Debian's chromium package for the browser tests"
+    );
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false);
     let apt = |args: &[&str]| -> Result<()> {
         let mut cmd = if root {
             Command::new("apt-get")
@@ -41,9 +53,16 @@ fn install_test_deps() -> Result<ExitCode> {
             c.arg("-n").arg("apt-get");
             c
         };
-        let status = cmd.args(args).env("DEBIAN_FRONTEND", "noninteractive").status().context("cannot run apt-get")?;
+        let status = cmd
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .context("cannot run apt-get")?;
         if !status.success() {
-            bail!("`apt-get {}` failed; install Chromium yourself (`apt-get install -y chromium`) and run again", args.join(" "));
+            bail!(
+                "`apt-get {}` failed; install Chromium yourself (`apt-get install -y chromium`) and run again",
+                args.join(" ")
+            );
         }
         Ok(())
     };
@@ -61,6 +80,72 @@ fn test(extra: &[String]) -> Result<ExitCode> {
         return Ok(code);
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo).args(["test", "--workspace"]).args(extra).status().context("cannot run cargo test")?;
-    Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    let status = Command::new(cargo)
+        .args(["test", "--workspace"])
+        .args(extra)
+        .status()
+        .context("cannot run cargo test")?;
+    Ok(if status.success() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn count_arg(s: Option<&String>) -> Result<usize> {
+    s.context("missing entry count")?
+        .parse()
+        .context("the entry count must be a whole number")
+}
+
+fn gen_book(args: &[String]) -> Result<ExitCode> {
+    let n = count_arg(args.first())?;
+    let dir = args.get(1).context("missing output directory")?;
+    synth::write_book(Path::new(dir), n, 42)?;
+    eprintln!("wrote a synthetic book of {n} entries to {dir}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The bundled (or any) book plus `n` distractors: relevance must survive a crowded index.
+fn gen_distractors(args: &[String]) -> Result<ExitCode> {
+    let n = count_arg(args.first())?;
+    let book = Path::new(args.get(1).context("missing book directory")?);
+    let out = Path::new(args.get(2).context("missing output directory")?);
+    copy_tree(book, out, &["book", "target", ".git"])?;
+    // Distractor connectors must be known when the book lists its connectors.
+    let toml = out.join("book.toml");
+    let mut text = std::fs::read_to_string(&toml).unwrap_or_default();
+    if text.contains("[[kbook.connectors]]") {
+        for c in synth::CONNECTORS {
+            if !text.contains(&format!("slug = \"{c}\"")) {
+                text.push_str(&format!(
+                    "\n[[kbook.connectors]]\nslug = \"{c}\"\nname = \"{c}\"\n"
+                ));
+            }
+        }
+        std::fs::write(&toml, text).context("cannot write book.toml")?;
+    }
+    synth::write_entries(&out.join("content"), n, 7, "distractor")?;
+    eprintln!("wrote {} with {n} distractor entries", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn copy_tree(from: &Path, to: &Path, skip: &[&str]) -> Result<()> {
+    std::fs::create_dir_all(to).with_context(|| format!("cannot create {}", to.display()))?;
+    for item in
+        std::fs::read_dir(from).with_context(|| format!("cannot read {}", from.display()))?
+    {
+        let item = item?;
+        let name = item.file_name();
+        if skip.iter().any(|s| name == *s) {
+            continue;
+        }
+        let (src, dest) = (item.path(), to.join(&name));
+        if item.file_type()?.is_dir() {
+            copy_tree(&src, &dest, &[])?;
+        } else {
+            std::fs::copy(&src, &dest).with_context(|| format!("cannot copy {}", src.display()))?;
+        }
+    }
+    Ok(())
 }

@@ -137,8 +137,7 @@ pub fn split<'a>(text: &'a str, path: &Path) -> Result<SplitDocument<'a>, Diagno
     };
     let start = first.len() + 1;
     let mut offset = start.min(text.len());
-    let mut line_no = 2;
-    for line in text[offset..].split_inclusive('\n') {
+    for (line_no, line) in (2..).zip(text[offset..].split_inclusive('\n')) {
         if line.trim_end() == delim {
             let front = &text[start..offset];
             let body_start = offset + line.len();
@@ -151,10 +150,16 @@ pub fn split<'a>(text: &'a str, path: &Path) -> Result<SplitDocument<'a>, Diagno
             });
         }
         offset += line.len();
-        line_no += 1;
     }
-    Err(Diagnostic::error(path, 1, 1, format!("the front-matter opened here is never closed with a `{delim}` line"))
-        .with_hint(format!("add a line `{delim}` after the last front-matter field")))
+    Err(Diagnostic::error(
+        path,
+        1,
+        1,
+        format!("the front-matter opened here is never closed with a `{delim}` line"),
+    )
+    .with_hint(format!(
+        "add a line `{delim}` after the last front-matter field"
+    )))
 }
 
 /// Finds where keys and values sit in the front-matter text, for precise diagnostics.
@@ -181,7 +186,8 @@ impl Locator {
                 .strip_prefix(key)
                 .is_some_and(|r| r.trim_start().starts_with(':')),
             Syntax::Toml => {
-                line.strip_prefix(key).is_some_and(|r| r.trim_start().starts_with('='))
+                line.strip_prefix(key)
+                    .is_some_and(|r| r.trim_start().starts_with('='))
                     || line.trim() == format!("[[{key}]]")
                     || line.trim() == format!("[{key}]")
             }
@@ -191,19 +197,26 @@ impl Locator {
     fn is_any_top_key(&self, line: &str) -> bool {
         match self.syntax {
             Syntax::Yaml => !line.starts_with([' ', '\t', '-', '#']) && line.contains(':'),
-            Syntax::Toml => !line.starts_with([' ', '\t', '#']) && (line.contains('=') || line.starts_with('[')),
+            Syntax::Toml => {
+                !line.starts_with([' ', '\t', '#']) && (line.contains('=') || line.starts_with('['))
+            }
         }
     }
 
     /// Line indexes (0-based into `lines`) of the region belonging to top-level `key`.
     fn region(&self, key: &str) -> Option<(usize, usize)> {
-        let start = self.lines.iter().position(|l| self.is_top_key_line(l, key))?;
+        let start = self
+            .lines
+            .iter()
+            .position(|l| self.is_top_key_line(l, key))?;
         let end = self.lines[start + 1..]
             .iter()
             .position(|l| {
                 self.is_any_top_key(l)
                     && !(self.syntax == Syntax::Toml && l.trim() == format!("[[{key}]]"))
-                    && !(self.syntax == Syntax::Toml && !l.starts_with('[') && self.in_array_table(start, key))
+                    && !(self.syntax == Syntax::Toml
+                        && !l.starts_with('[')
+                        && self.in_array_table(start, key))
             })
             .map_or(self.lines.len(), |i| start + 1 + i);
         Some((start, end))
@@ -219,7 +232,10 @@ impl Locator {
 
     /// Position of a top-level key (line 1 of the front-matter when absent).
     pub fn key(&self, key: &str) -> (usize, usize) {
-        self.region(key).map_or((self.first_line.saturating_sub(1).max(1), 1), |(s, _)| self.pos(s, 0))
+        self.region(key)
+            .map_or((self.first_line.saturating_sub(1).max(1), 1), |(s, _)| {
+                self.pos(s, 0)
+            })
     }
 
     /// Position of `needle` inside the region of `key`, else of the key.
@@ -248,8 +264,12 @@ impl Locator {
     fn item_line(&self, key: &str, n: usize) -> Option<usize> {
         let (s, e) = self.region(key)?;
         let starts: Vec<usize> = match self.syntax {
-            Syntax::Yaml => (s + 1..e).filter(|&i| self.lines[i].trim_start().starts_with('-')).collect(),
-            Syntax::Toml => (s..self.lines.len()).filter(|&i| self.lines[i].trim() == format!("[[{key}]]")).collect(),
+            Syntax::Yaml => (s + 1..e)
+                .filter(|&i| self.lines[i].trim_start().starts_with('-'))
+                .collect(),
+            Syntax::Toml => (s..self.lines.len())
+                .filter(|&i| self.lines[i].trim() == format!("[[{key}]]"))
+                .collect(),
         };
         starts.get(n).copied()
     }
@@ -259,7 +279,9 @@ impl Locator {
         let Some(start) = self.item_line(key, n) else {
             return self.key(key);
         };
-        let end = self.item_line(key, n + 1).unwrap_or_else(|| self.region(key).map_or(self.lines.len(), |r| r.1));
+        let end = self
+            .item_line(key, n + 1)
+            .unwrap_or_else(|| self.region(key).map_or(self.lines.len(), |r| r.1));
         for i in start..end.max(start + 1).min(self.lines.len()) {
             if let Some(b) = find_key(&self.lines[i], sub) {
                 return self.pos(i, self.lines[i][..b].chars().count());
@@ -285,7 +307,11 @@ fn find_key(line: &str, key: &str) -> Option<usize> {
 
 /// Parses and validates front-matter. Returns the front-matter (with defaults where fields
 /// were wrong, so later stages still run) and every problem found.
-pub fn parse(doc: &SplitDocument<'_>, path: &Path, kinds: &[String]) -> (Option<EntryFrontMatter>, Locator, Vec<Diagnostic>) {
+pub fn parse(
+    doc: &SplitDocument<'_>,
+    path: &Path,
+    kinds: &[String],
+) -> (Option<EntryFrontMatter>, Locator, Vec<Diagnostic>) {
     let loc = Locator::new(doc.front, doc.front_line, doc.syntax);
     let value = match doc.syntax {
         Syntax::Yaml => parse_yaml(doc.front, doc.front_line, path),
@@ -295,8 +321,16 @@ pub fn parse(doc: &SplitDocument<'_>, path: &Path, kinds: &[String]) -> (Option<
         Ok(FmValue::Map(m)) => m,
         Ok(FmValue::Null) => Vec::new(),
         Ok(other) => {
-            let d = Diagnostic::error(path, doc.front_line, 1, format!("front-matter must be a mapping of fields, found {}", other.type_name()))
-                .with_hint("write one `key: value` per line");
+            let d = Diagnostic::error(
+                path,
+                doc.front_line,
+                1,
+                format!(
+                    "front-matter must be a mapping of fields, found {}",
+                    other.type_name()
+                ),
+            )
+            .with_hint("write one `key: value` per line");
             return (None, loc, vec![d]);
         }
         Err(d) => return (None, loc, vec![d]),
@@ -333,7 +367,12 @@ fn from_yaml(v: serde_yaml::Value, path: &Path, first_line: usize) -> Result<FmV
         Y::Bool(b) => FmValue::Bool(b),
         Y::Number(n) => FmValue::Number(n.to_string()),
         Y::String(s) => FmValue::Str(s),
-        Y::Sequence(items) => FmValue::List(items.into_iter().map(|i| from_yaml(i, path, first_line)).collect::<Result<_, _>>()?),
+        Y::Sequence(items) => FmValue::List(
+            items
+                .into_iter()
+                .map(|i| from_yaml(i, path, first_line))
+                .collect::<Result<_, _>>()?,
+        ),
         Y::Mapping(m) => {
             let mut out = Vec::with_capacity(m.len());
             for (k, val) in m {
@@ -342,8 +381,13 @@ fn from_yaml(v: serde_yaml::Value, path: &Path, first_line: usize) -> Result<FmV
                     Y::Number(n) => n.to_string(),
                     Y::Bool(b) => b.to_string(),
                     _ => {
-                        return Err(Diagnostic::error(path, first_line, 1, "front-matter keys must be plain words")
-                            .with_hint("write keys like `title:`"));
+                        return Err(Diagnostic::error(
+                            path,
+                            first_line,
+                            1,
+                            "front-matter keys must be plain words",
+                        )
+                        .with_hint("write keys like `title:`"));
                     }
                 };
                 out.push((key, from_yaml(val, path, first_line)?));
@@ -357,13 +401,23 @@ fn from_yaml(v: serde_yaml::Value, path: &Path, first_line: usize) -> Result<FmV
 fn parse_toml(text: &str, first_line: usize, path: &Path) -> Result<FmValue, Diagnostic> {
     let table: toml::Table = toml::from_str(text).map_err(|e| {
         let (line, col) = e.span().map_or((1, 1), |s| line_col(text, s.start));
-        Diagnostic::error(path, first_line + line - 1, col, format!("invalid TOML front-matter: {}", e.message().trim()))
-            .with_hint("check quoting and `key = value` syntax")
+        Diagnostic::error(
+            path,
+            first_line + line - 1,
+            col,
+            format!("invalid TOML front-matter: {}", e.message().trim()),
+        )
+        .with_hint("check quoting and `key = value` syntax")
     })?;
     // toml::Table is sorted by key; restore source order for stable messages.
     let mut entries: Vec<(String, toml::Value)> = table.into_iter().collect();
     entries.sort_by_key(|(k, _)| text.find(k.as_str()).unwrap_or(usize::MAX));
-    Ok(FmValue::Map(entries.into_iter().map(|(k, v)| (k, from_toml(v))).collect()))
+    Ok(FmValue::Map(
+        entries
+            .into_iter()
+            .map(|(k, v)| (k, from_toml(v)))
+            .collect(),
+    ))
 }
 
 fn from_toml(v: toml::Value) -> FmValue {
@@ -386,8 +440,14 @@ struct Validator<'a> {
 }
 
 impl Validator<'_> {
-    fn err(&mut self, (line, col): (usize, usize), msg: impl Into<String>, hint: impl Into<String>) {
-        self.diags.push(Diagnostic::error(self.path, line, col, msg).with_hint(hint));
+    fn err(
+        &mut self,
+        (line, col): (usize, usize),
+        msg: impl Into<String>,
+        hint: impl Into<String>,
+    ) {
+        self.diags
+            .push(Diagnostic::error(self.path, line, col, msg).with_hint(hint));
     }
 
     fn front_matter(&mut self, map: &[(String, FmValue)], kinds: &[String]) -> EntryFrontMatter {
@@ -395,7 +455,11 @@ impl Validator<'_> {
         let mut seen = std::collections::HashSet::new();
         for (key, value) in map {
             if !seen.insert(key.as_str()) {
-                self.err(self.loc.key(key), format!("`{key}` is given twice"), "keep one");
+                self.err(
+                    self.loc.key(key),
+                    format!("`{key}` is given twice"),
+                    "keep one",
+                );
                 continue;
             }
             match key.as_str() {
@@ -414,7 +478,11 @@ impl Validator<'_> {
                         if crate::config::is_slug(&s) {
                             fm.connector = s;
                         } else {
-                            self.err(self.loc.key(key), format!("connector `{s}` is not a slug"), "use the connector's slug, e.g. `kafka` or `rds-mysql`");
+                            self.err(
+                                self.loc.key(key),
+                                format!("connector `{s}` is not a slug"),
+                                "use the connector's slug, e.g. `kafka` or `rds-mysql`",
+                            );
                         }
                     }
                 }
@@ -424,7 +492,9 @@ impl Validator<'_> {
                             fm.kind = s;
                         } else {
                             let hint = match did_you_mean(&s, kinds.iter().map(String::as_str)) {
-                                Some(k) => format!("did you mean `{k}`? kinds: {}", kinds.join(", ")),
+                                Some(k) => {
+                                    format!("did you mean `{k}`? kinds: {}", kinds.join(", "))
+                                }
                                 None => format!("use one of: {}", kinds.join(", ")),
                             };
                             self.err(self.loc.value(key, &s), format!("unknown kind `{s}`"), hint);
@@ -442,7 +512,11 @@ impl Validator<'_> {
                         Some(k) => format!("did you mean `{k}`?"),
                         None => format!("known keys: {}", KEYS.join(", ")),
                     };
-                    self.err(self.loc.key(key), format!("unknown front-matter key `{key}`"), hint);
+                    self.err(
+                        self.loc.key(key),
+                        format!("unknown front-matter key `{key}`"),
+                        hint,
+                    );
                 }
             }
         }
@@ -453,13 +527,24 @@ impl Validator<'_> {
                     format!("missing required field `{required}`"),
                     format!("add `{required}: …` to the front-matter"),
                 );
-            } else if required == "title" && fm.title.trim().is_empty() && self.diags.iter().all(|d| !d.message.contains("`title`")) {
-                self.err(self.loc.key("title"), "`title` is empty", "give the entry a title");
+            } else if required == "title"
+                && fm.title.trim().is_empty()
+                && self.diags.iter().all(|d| !d.message.contains("`title`"))
+            {
+                self.err(
+                    self.loc.key("title"),
+                    "`title` is empty",
+                    "give the entry a title",
+                );
             }
         }
         for (i, e) in fm.errors.iter().enumerate() {
             if e.trim().is_empty() {
-                self.err(self.loc.item("errors", i), "an error string is empty", "remove it or paste the error text");
+                self.err(
+                    self.loc.item("errors", i),
+                    "an error string is empty",
+                    "remove it or paste the error text",
+                );
             }
         }
         fm
@@ -469,7 +554,11 @@ impl Validator<'_> {
         match v {
             FmValue::Str(s) => Some(s.clone()),
             other => {
-                self.err(self.loc.key(key), format!("`{key}` must be a string, found {}", other.type_name()), "quote the value");
+                self.err(
+                    self.loc.key(key),
+                    format!("`{key}` must be a string, found {}", other.type_name()),
+                    "quote the value",
+                );
                 None
             }
         }
@@ -491,11 +580,23 @@ impl Validator<'_> {
         for (i, item) in items.iter().enumerate() {
             match item {
                 FmValue::Str(s) if slugs && !crate::config::is_slug(s) => {
-                    self.err(self.loc.value(key, s), format!("`{s}` in `{key}` is not a valid id/slug"), "use lowercase letters, digits and hyphens");
+                    self.err(
+                        self.loc.value(key, s),
+                        format!("`{s}` in `{key}` is not a valid id/slug"),
+                        "use lowercase letters, digits and hyphens",
+                    );
                 }
                 FmValue::Str(s) => out.push(s.clone()),
                 FmValue::Number(n) if !slugs => out.push(n.clone()),
-                other => self.err(self.loc.item(key, i), format!("item {} of `{key}` must be a string, found {}", i + 1, other.type_name()), "quote it"),
+                other => self.err(
+                    self.loc.item(key, i),
+                    format!(
+                        "item {} of `{key}` must be a string, found {}",
+                        i + 1,
+                        other.type_name()
+                    ),
+                    "quote it",
+                ),
             }
         }
         out
@@ -505,22 +606,36 @@ impl Validator<'_> {
         let s = match v {
             FmValue::Str(s) | FmValue::Date(s) => s.clone(),
             other => {
-                self.err(self.loc.key(key), format!("`{key}` must be a date, found {}", other.type_name()), "write it as YYYY-MM-DD");
+                self.err(
+                    self.loc.key(key),
+                    format!("`{key}` must be a date, found {}", other.type_name()),
+                    "write it as YYYY-MM-DD",
+                );
                 return None;
             }
         };
         let date = s.get(..10).unwrap_or(&s);
-        if is_valid_date(date) && (s.len() == 10 || matches!(s.as_bytes().get(10), Some(b'T' | b' '))) {
+        if is_valid_date(date)
+            && (s.len() == 10 || matches!(s.as_bytes().get(10), Some(b'T' | b' ')))
+        {
             Some(date.to_string())
         } else {
-            self.err(self.loc.value(key, &s), format!("`{s}` is not a valid date"), "write it as YYYY-MM-DD, e.g. 2026-11-29");
+            self.err(
+                self.loc.value(key, &s),
+                format!("`{s}` is not a valid date"),
+                "write it as YYYY-MM-DD, e.g. 2026-11-29",
+            );
             None
         }
     }
 
     fn versions(&mut self, v: &FmValue) -> Vec<VersionEntry> {
         let FmValue::List(items) = v else {
-            self.err(self.loc.key("versions"), format!("`versions` must be a list, found {}", v.type_name()), "write one `- product: …` item per product and range");
+            self.err(
+                self.loc.key("versions"),
+                format!("`versions` must be a list, found {}", v.type_name()),
+                "write one `- product: …` item per product and range",
+            );
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -540,20 +655,38 @@ impl Validator<'_> {
                 let text = match val {
                     FmValue::Str(s) | FmValue::Number(s) | FmValue::Date(s) => s.clone(),
                     other => {
-                        self.err(at, format!("`{k}` in versions item {} must be a string, found {}", i + 1, other.type_name()), "quote the value");
+                        self.err(
+                            at,
+                            format!(
+                                "`{k}` in versions item {} must be a string, found {}",
+                                i + 1,
+                                other.type_name()
+                            ),
+                            "quote the value",
+                        );
                         continue;
                     }
                 };
                 match k.as_str() {
                     "product" if crate::config::is_slug(&text) => entry.product = text,
-                    "product" => self.err(at, format!("product `{text}` is not a slug"), "use a lowercase product slug such as `vvr` or `flink`"),
+                    "product" => self.err(
+                        at,
+                        format!("product `{text}` is not a slug"),
+                        "use a lowercase product slug such as `vvr` or `flink`",
+                    ),
                     "affected" => match VersionRange::parse(&text) {
                         Ok(r) => entry.affected = Some((text, r)),
-                        Err(e) => self.err(at, format!("invalid version range: {e}"), "e.g. `>=8.0.5, <8.0.9`, `8.0.7`, `4.x`"),
+                        Err(e) => self.err(
+                            at,
+                            format!("invalid version range: {e}"),
+                            "e.g. `>=8.0.5, <8.0.9`, `8.0.7`, `4.x`",
+                        ),
                     },
                     "fixed" => match Version::parse(&text) {
                         Ok(ver) => entry.fixed = Some((text, ver)),
-                        Err(e) => self.err(at, format!("invalid fixed version: {e}"), "e.g. `8.0.9`"),
+                        Err(e) => {
+                            self.err(at, format!("invalid fixed version: {e}"), "e.g. `8.0.9`")
+                        }
                     },
                     "note" => entry.note = Some(text),
                     _ => {
@@ -561,15 +694,30 @@ impl Validator<'_> {
                             Some(s) => format!("did you mean `{s}`?"),
                             None => format!("known keys: {}", VERSION_KEYS.join(", ")),
                         };
-                        self.err(at, format!("unknown key `{k}` in versions item {}", i + 1), hint);
+                        self.err(
+                            at,
+                            format!("unknown key `{k}` in versions item {}", i + 1),
+                            hint,
+                        );
                     }
                 }
             }
             if entry.product.is_empty() && !fields.iter().any(|(k, _)| k == "product") {
-                self.err(self.loc.item("versions", i), format!("versions item {} has no `product`", i + 1), "add `product: vvr` (or the product the range refers to)");
+                self.err(
+                    self.loc.item("versions", i),
+                    format!("versions item {} has no `product`", i + 1),
+                    "add `product: vvr` (or the product the range refers to)",
+                );
             }
-            if entry.affected.is_none() && entry.fixed.is_none() && !fields.iter().any(|(k, _)| k == "affected" || k == "fixed") {
-                self.err(self.loc.item("versions", i), format!("versions item {} has neither `affected` nor `fixed`", i + 1), "add `affected: \">=8.0.5, <8.0.9\"` and/or `fixed: \"8.0.9\"`");
+            if entry.affected.is_none()
+                && entry.fixed.is_none()
+                && !fields.iter().any(|(k, _)| k == "affected" || k == "fixed")
+            {
+                self.err(
+                    self.loc.item("versions", i),
+                    format!("versions item {} has neither `affected` nor `fixed`", i + 1),
+                    "add `affected: \">=8.0.5, <8.0.9\"` and/or `fixed: \"8.0.9\"`",
+                );
             }
             out.push(entry);
         }
@@ -603,7 +751,10 @@ mod tests {
     use super::*;
 
     fn kinds() -> Vec<String> {
-        crate::config::DEFAULT_KINDS.iter().map(|s| s.to_string()).collect()
+        crate::config::DEFAULT_KINDS
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
 
     fn run(text: &str) -> (Option<EntryFrontMatter>, Vec<Diagnostic>) {
@@ -619,7 +770,9 @@ mod tests {
 
     #[test]
     fn parses_yaml_front_matter() {
-        let (fm, d) = run("---\ntitle: \"T\"\nconnector: kafka\nkind: error\nerrors:\n  - \"E: x\"\nversions:\n  - product: vvr\n    affected: \">=8.0.5, <8.0.9\"\n    fixed: \"8.0.9\"\ntags: [a, b]\nupdated: 2026-11-29\n---\nbody\n");
+        let (fm, d) = run(
+            "---\ntitle: \"T\"\nconnector: kafka\nkind: error\nerrors:\n  - \"E: x\"\nversions:\n  - product: vvr\n    affected: \">=8.0.5, <8.0.9\"\n    fixed: \"8.0.9\"\ntags: [a, b]\nupdated: 2026-11-29\n---\nbody\n",
+        );
         assert!(d.is_empty(), "{d:?}");
         let fm = fm.unwrap();
         assert_eq!(fm.title, "T");
@@ -631,7 +784,9 @@ mod tests {
 
     #[test]
     fn parses_toml_front_matter() {
-        let (fm, d) = run("+++\ntitle = \"T\"\nconnector = \"kafka\"\nkind = \"howto\"\nupdated = 2026-01-02\n[[versions]]\nproduct = \"flink\"\nfixed = \"1.16\"\n+++\nbody\n");
+        let (fm, d) = run(
+            "+++\ntitle = \"T\"\nconnector = \"kafka\"\nkind = \"howto\"\nupdated = 2026-01-02\n[[versions]]\nproduct = \"flink\"\nfixed = \"1.16\"\n+++\nbody\n",
+        );
         assert!(d.is_empty(), "{d:?}");
         let fm = fm.unwrap();
         assert_eq!(fm.kind, "howto");
@@ -643,13 +798,39 @@ mod tests {
     fn reports_every_problem_with_positions() {
         let text = "---\ntitle: T\nconector: kafka\nkind: eror\nupdated: 2026-02-30\nversions:\n  - product: vvr\n    affected: \">=9, <8\"\n---\nbody\n";
         let (_, d) = run(text);
-        let msgs: Vec<String> = d.iter().map(|d| format!("{}:{} {}", d.line, d.column, d.message)).collect();
-        assert!(msgs.iter().any(|m| m.starts_with("3:1 unknown front-matter key `conector`")), "{msgs:?}");
-        assert!(d.iter().any(|d| d.hint.as_deref() == Some("did you mean `connector`?")));
-        assert!(msgs.iter().any(|m| m.starts_with("4:7 unknown kind `eror`")), "{msgs:?}");
-        assert!(msgs.iter().any(|m| m.starts_with("5:10 `2026-02-30` is not a valid date")), "{msgs:?}");
-        assert!(msgs.iter().any(|m| m.starts_with("8:5 invalid version range")), "{msgs:?}");
-        assert!(msgs.iter().any(|m| m.contains("missing required field `connector`")), "{msgs:?}");
+        let msgs: Vec<String> = d
+            .iter()
+            .map(|d| format!("{}:{} {}", d.line, d.column, d.message))
+            .collect();
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("3:1 unknown front-matter key `conector`")),
+            "{msgs:?}"
+        );
+        assert!(
+            d.iter()
+                .any(|d| d.hint.as_deref() == Some("did you mean `connector`?"))
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("4:7 unknown kind `eror`")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("5:10 `2026-02-30` is not a valid date")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("8:5 invalid version range")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.contains("missing required field `connector`")),
+            "{msgs:?}"
+        );
     }
 
     #[test]
@@ -662,9 +843,16 @@ mod tests {
 
     #[test]
     fn wrong_types_are_reported() {
-        let (_, d) = run("---\ntitle: [a]\nconnector: kafka\nkind: error\nerrors: \"single\"\n---\nbody\n");
-        assert!(d.iter().any(|d| d.message == "`title` must be a string, found a list" && d.line == 2));
-        assert!(d.iter().any(|d| d.message == "`errors` must be a list, found a string" && d.line == 5));
+        let (_, d) =
+            run("---\ntitle: [a]\nconnector: kafka\nkind: error\nerrors: \"single\"\n---\nbody\n");
+        assert!(
+            d.iter()
+                .any(|d| d.message == "`title` must be a string, found a list" && d.line == 2)
+        );
+        assert!(
+            d.iter()
+                .any(|d| d.message == "`errors` must be a list, found a string" && d.line == 5)
+        );
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! internal `.md` links rewritten to relative `.html` paths and checked.
 
 use crate::diagnostic::{Diagnostic, line_col};
-use pulldown_cmark::{BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{
+    BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
+};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use syntect::html::{ClassStyle, ClassedHTMLGenerator};
@@ -56,6 +58,9 @@ pub struct RenderedBody {
     pub code: String,
 }
 
+/// A heading being collected: level, explicit id, classes, inner events, plain text.
+type OpenHeading<'a> = (HeadingLevel, Option<String>, Vec<String>, Vec<Event<'a>>, String);
+
 /// Holds the syntax definitions, loaded once per build.
 pub struct MarkdownRenderer {
     syntaxes: SyntaxSet,
@@ -82,7 +87,9 @@ impl MarkdownRenderer {
         let mut in_heading: Option<(Option<String>, String)> = None;
         for ev in Parser::new_ext(body, options()) {
             match ev {
-                Event::Start(Tag::Heading { id, .. }) => in_heading = Some((id.map(|s| s.to_string()), String::new())),
+                Event::Start(Tag::Heading { id, .. }) => {
+                    in_heading = Some((id.map(|s| s.to_string()), String::new()))
+                }
                 Event::Text(t) | Event::Code(t) => {
                     if let Some((_, text)) = in_heading.as_mut() {
                         text.push_str(&t);
@@ -115,7 +122,7 @@ impl MarkdownRenderer {
         let own_ids = Self::heading_ids(body);
         let mut used = HashMap::new();
         let mut events: Vec<Event<'_>> = Vec::new();
-        let mut heading: Option<(HeadingLevel, Option<String>, Vec<String>, Vec<Event<'_>>, String)> = None;
+        let mut heading: Option<OpenHeading<'_>> = None;
         let mut code: Option<(String, String)> = None;
         let at = |offset: usize| {
             let (l, c) = line_col(body, offset);
@@ -140,7 +147,11 @@ impl MarkdownRenderer {
             let ev = match ev {
                 Event::Start(Tag::CodeBlock(kind)) => {
                     let lang = match kind {
-                        CodeBlockKind::Fenced(info) => info.split([' ', ',', '{']).next().unwrap_or_default().to_ascii_lowercase(),
+                        CodeBlockKind::Fenced(info) => info
+                            .split([' ', ',', '{'])
+                            .next()
+                            .unwrap_or_default()
+                            .to_ascii_lowercase(),
                         CodeBlockKind::Indented => String::new(),
                     };
                     code = Some((lang, String::new()));
@@ -152,7 +163,8 @@ impl MarkdownRenderer {
                     title,
                     id,
                 }) => {
-                    let dest = match resolve_link(&dest_url, rel_path, page_url, targets, &own_ids) {
+                    let dest = match resolve_link(&dest_url, rel_path, page_url, targets, &own_ids)
+                    {
                         Ok(Some(new)) => CowStr::from(new),
                         Ok(None) => dest_url,
                         Err((msg, hint)) => {
@@ -178,8 +190,19 @@ impl MarkdownRenderer {
                 other => other,
             };
             match (&mut heading, ev) {
-                (None, Event::Start(Tag::Heading { level, id, classes, .. })) => {
-                    heading = Some((level, id.map(|s| s.to_string()), classes.iter().map(|c| c.to_string()).collect(), Vec::new(), String::new()));
+                (
+                    None,
+                    Event::Start(Tag::Heading {
+                        level, id, classes, ..
+                    }),
+                ) => {
+                    heading = Some((
+                        level,
+                        id.map(|s| s.to_string()),
+                        classes.iter().map(|c| c.to_string()).collect(),
+                        Vec::new(),
+                        String::new(),
+                    ));
                 }
                 (Some(_), Event::End(TagEnd::Heading(_))) => {
                     if let Some((level, explicit, classes, inner, text)) = heading.take() {
@@ -196,7 +219,11 @@ impl MarkdownRenderer {
                         }
                         out.text.push_str(&text);
                         out.text.push('\n');
-                        let class_attr = if classes.is_empty() { String::new() } else { format!(" class=\"{}\"", escape(&classes.join(" "))) };
+                        let class_attr = if classes.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" class=\"{}\"", escape(&classes.join(" ")))
+                        };
                         let id = escape(&id);
                         events.push(Event::Html(
                             format!("<h{n} id=\"{id}\"{class_attr}>{inner_html}<a class=\"heading-anchor\" href=\"#{id}\" aria-label=\"Link to this section\">#</a></h{n}>\n").into(),
@@ -230,18 +257,39 @@ impl MarkdownRenderer {
             "jsonc" => "json",
             other => other,
         };
-        let syntax = if token.is_empty() { None } else { self.syntaxes.find_syntax_by_token(token) };
-        let lang_attr = if lang.is_empty() { String::new() } else { format!(" data-lang=\"{}\"", escape(lang)) };
-        let Some(syntax) = syntax else {
-            return format!("<pre class=\"code\"{lang_attr}><code>{}</code></pre>\n", escape(code));
+        let syntax = if token.is_empty() {
+            None
+        } else {
+            self.syntaxes.find_syntax_by_token(token)
         };
-        let mut generator = ClassedHTMLGenerator::new_with_class_style(syntax, &self.syntaxes, CLASS_STYLE);
+        let lang_attr = if lang.is_empty() {
+            String::new()
+        } else {
+            format!(" data-lang=\"{}\"", escape(lang))
+        };
+        let Some(syntax) = syntax else {
+            return format!(
+                "<pre class=\"code\"{lang_attr}><code>{}</code></pre>\n",
+                escape(code)
+            );
+        };
+        let mut generator =
+            ClassedHTMLGenerator::new_with_class_style(syntax, &self.syntaxes, CLASS_STYLE);
         for line in LinesWithEndings::from(code) {
-            if generator.parse_html_for_line_which_includes_newline(line).is_err() {
-                return format!("<pre class=\"code\"{lang_attr}><code>{}</code></pre>\n", escape(code));
+            if generator
+                .parse_html_for_line_which_includes_newline(line)
+                .is_err()
+            {
+                return format!(
+                    "<pre class=\"code\"{lang_attr}><code>{}</code></pre>\n",
+                    escape(code)
+                );
             }
         }
-        format!("<pre class=\"code\"{lang_attr}><code>{}</code></pre>\n", generator.finalize())
+        format!(
+            "<pre class=\"code\"{lang_attr}><code>{}</code></pre>\n",
+            generator.finalize()
+        )
     }
 }
 
@@ -264,12 +312,21 @@ fn resolve_link(
     own_ids: &HashSet<String>,
 ) -> Result<Option<String>, (String, String)> {
     let lower = dest.trim().to_ascii_lowercase();
-    if ["javascript:", "vbscript:", "data:"].iter().any(|s| lower.starts_with(s)) {
-        return Err((format!("unsafe link `{dest}`"), "link to a page or an http(s) URL".to_string()));
+    if ["javascript:", "vbscript:", "data:"]
+        .iter()
+        .any(|s| lower.starts_with(s))
+    {
+        return Err((
+            format!("unsafe link `{dest}`"),
+            "link to a page or an http(s) URL".to_string(),
+        ));
     }
     if let Some(anchor) = dest.strip_prefix('#') {
         if !anchor.is_empty() && !own_ids.contains(anchor) {
-            return Err((format!("link to a missing anchor `#{anchor}` on this page"), format!("headings here: {}", sorted(own_ids))));
+            return Err((
+                format!("link to a missing anchor `#{anchor}` on this page"),
+                format!("headings here: {}", sorted(own_ids)),
+            ));
         }
         return Ok(None);
     }
@@ -285,22 +342,36 @@ fn resolve_link(
     }
     let base = rel_path.rsplit_once('/').map_or("", |(d, _)| d);
     let joined = normalize(&format!("{base}/{path}"));
-    let stem = path.rsplit('/').next().unwrap_or(path).trim_end_matches(".md");
+    let stem = path
+        .rsplit('/')
+        .next()
+        .unwrap_or(path)
+        .trim_end_matches(".md");
     let id = joined
         .as_deref()
         .and_then(|p| targets.by_path.get(p))
         .map(String::as_str)
         .or_else(|| targets.by_id.contains_key(stem).then_some(stem));
     let Some(id) = id else {
-        return Err((format!("link to a missing entry `{path}`"), "link to an existing entry's file, e.g. `other-id.md` or `../kafka/other-id.md`".to_string()));
+        return Err((
+            format!("link to a missing entry `{path}`"),
+            "link to an existing entry's file, e.g. `other-id.md` or `../kafka/other-id.md`"
+                .to_string(),
+        ));
     };
     let Some((url, ids)) = targets.by_id.get(id) else {
-        return Err((format!("link to a missing entry `{path}`"), "check the file name".to_string()));
+        return Err((
+            format!("link to a missing entry `{path}`"),
+            "check the file name".to_string(),
+        ));
     };
     let mut new = relative_url(page_url, url);
     if let Some(a) = anchor {
         if !a.is_empty() && !ids.contains(a) {
-            return Err((format!("link to a missing anchor `#{a}` in `{path}`"), format!("headings there: {}", sorted(ids))));
+            return Err((
+                format!("link to a missing anchor `#{a}` in `{path}`"),
+                format!("headings there: {}", sorted(ids)),
+            ));
         }
         new.push('#');
         new.push_str(a);
@@ -311,7 +382,10 @@ fn resolve_link(
 fn sorted(ids: &HashSet<String>) -> String {
     let mut v: Vec<&str> = ids.iter().map(String::as_str).collect();
     v.sort_unstable();
-    v.iter().map(|s| format!("#{s}")).collect::<Vec<_>>().join(", ")
+    v.iter()
+        .map(|s| format!("#{s}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Resolves `.` and `..` in a `/`-separated path; `None` when it leaves the root.
@@ -334,7 +408,11 @@ pub fn relative_url(from: &str, to: &str) -> String {
     let from_dirs: Vec<&str> = from.split('/').collect();
     let from_dirs = &from_dirs[..from_dirs.len().saturating_sub(1)];
     let to_parts: Vec<&str> = to.split('/').collect();
-    let common = from_dirs.iter().zip(&to_parts).take_while(|(a, b)| a == b).count();
+    let common = from_dirs
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
     let common = common.min(to_parts.len().saturating_sub(1));
     let mut s = "../".repeat(from_dirs.len() - common);
     s.push_str(&to_parts[common..].join("/"));
@@ -361,7 +439,11 @@ pub fn slugify(text: &str) -> String {
             dash = true;
         }
     }
-    if s.is_empty() { "section".to_string() } else { s }
+    if s.is_empty() {
+        "section".to_string()
+    } else {
+        s
+    }
 }
 
 fn unique_slug(text: &str, used: &mut HashMap<String, usize>) -> String {
@@ -396,13 +478,26 @@ mod tests {
         let mut t = LinkTargets::default();
         t.by_path.insert("kafka/a.md".into(), "a".into());
         t.by_path.insert("mysql/b.md".into(), "b".into());
-        t.by_id.insert("a".into(), ("kafka/a.html".into(), ["cause".to_string()].into()));
-        t.by_id.insert("b".into(), ("mysql/b.html".into(), ["solution".to_string()].into()));
+        t.by_id.insert(
+            "a".into(),
+            ("kafka/a.html".into(), ["cause".to_string()].into()),
+        );
+        t.by_id.insert(
+            "b".into(),
+            ("mysql/b.html".into(), ["solution".to_string()].into()),
+        );
         t
     }
 
     fn render(body: &str) -> (RenderedBody, Vec<Diagnostic>) {
-        MarkdownRenderer::new().render(body, "kafka/a.md", "kafka/a.html", &targets(), Path::new("content/kafka/a.md"), 10)
+        MarkdownRenderer::new().render(
+            body,
+            "kafka/a.md",
+            "kafka/a.html",
+            &targets(),
+            Path::new("content/kafka/a.md"),
+            10,
+        )
     }
 
     #[test]
@@ -410,7 +505,10 @@ mod tests {
         assert_eq!(slugify("Symptom & Cause"), "symptom-cause");
         assert_eq!(slugify("Use `key.fields-prefix`"), "use-key-fields-prefix");
         assert_eq!(slugify("!!!"), "section");
-        assert_eq!(relative_url("kafka/a.html", "mysql/b.html"), "../mysql/b.html");
+        assert_eq!(
+            relative_url("kafka/a.html", "mysql/b.html"),
+            "../mysql/b.html"
+        );
         assert_eq!(relative_url("kafka/a.html", "kafka/c.html"), "c.html");
         assert_eq!(relative_url("index.html", "kafka/c.html"), "kafka/c.html");
         assert_eq!(relative_url("kafka/a.html", "index.html"), "../index.html");
@@ -420,9 +518,15 @@ mod tests {
 
     #[test]
     fn rewrites_and_checks_links() {
-        let (r, d) = render("## Cause\n\nSee [b](../mysql/b.md#solution), [a again](a.md#cause), [by id](b.md) and [web](https://x.org).\n");
+        let (r, d) = render(
+            "## Cause\n\nSee [b](../mysql/b.md#solution), [a again](a.md#cause), [by id](b.md) and [web](https://x.org).\n",
+        );
         assert!(d.is_empty(), "{d:?}");
-        assert!(r.html.contains("href=\"../mysql/b.html#solution\""), "{}", r.html);
+        assert!(
+            r.html.contains("href=\"../mysql/b.html#solution\""),
+            "{}",
+            r.html
+        );
         assert!(r.html.contains("href=\"a.html#cause\""));
         assert!(r.html.contains("href=\"../mysql/b.html\""));
         assert!(r.html.contains("href=\"https://x.org\""));
@@ -441,7 +545,12 @@ mod tests {
     #[test]
     fn headings_get_unique_ids_and_anchors() {
         let (r, _) = render("## Step\n\n## Step\n\n### Custom {#mine}\n");
-        assert!(r.html.contains("<h2 id=\"step\">Step<a class=\"heading-anchor\" href=\"#step\""), "{}", r.html);
+        assert!(
+            r.html
+                .contains("<h2 id=\"step\">Step<a class=\"heading-anchor\" href=\"#step\""),
+            "{}",
+            r.html
+        );
         assert!(r.html.contains("<h2 id=\"step-1\">"));
         assert!(r.html.contains("<h3 id=\"mine\">"));
         assert_eq!(r.toc.len(), 3);
@@ -460,8 +569,14 @@ mod tests {
 
     #[test]
     fn admonitions_tables_and_raw_html() {
-        let (r, _) = render("> [!WARNING]\n> Careful.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<script>alert(1)</script>\n");
-        assert!(r.html.contains("<div class=\"admonition warning\""), "{}", r.html);
+        let (r, _) = render(
+            "> [!WARNING]\n> Careful.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<script>alert(1)</script>\n",
+        );
+        assert!(
+            r.html.contains("<div class=\"admonition warning\""),
+            "{}",
+            r.html
+        );
         assert!(r.html.contains("<table>"));
         assert!(!r.html.contains("<script>"));
     }

@@ -118,12 +118,19 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::New { path, book } => new_entry(&book, &path).map(|_| ExitCode::SUCCESS),
         Command::Build { args, dest } => Ok(build(&args, dest, false)),
         Command::Check { args } => Ok(build(&args, None, true)),
-        Command::Serve { args, port, bind, open, dest } => {
+        Command::Serve {
+            args,
+            port,
+            bind,
+            open,
+            dest,
+        } => {
             let code = build(&args, dest.clone(), false);
             if code != ExitCode::SUCCESS {
                 return Ok(code);
             }
-            let config = crate::config::Config::load(&args.book).map_err(|d| anyhow::anyhow!(join(&d)))?;
+            let config =
+                crate::config::Config::load(&args.book).map_err(|d| anyhow::anyhow!(join(&d)))?;
             let dest = dest.unwrap_or_else(|| config.build_dir());
             crate::serve::serve(&dest, &bind, port, open)?;
             Ok(ExitCode::SUCCESS)
@@ -134,7 +141,11 @@ fn dispatch(command: Command) -> Result<ExitCode> {
 }
 
 fn join(diags: &[Diagnostic]) -> String {
-    diags.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
+    diags
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Prints diagnostics in the chosen format to stderr.
@@ -143,7 +154,9 @@ pub fn print_diagnostics(diags: &[Diagnostic], format: MessageFormat) {
     for d in diags {
         let _ = match format {
             MessageFormat::Human => writeln!(err, "{d}"),
-            MessageFormat::Json => writeln!(err, "{}", serde_json::to_string(d).unwrap_or_default()),
+            MessageFormat::Json => {
+                writeln!(err, "{}", serde_json::to_string(d).unwrap_or_default())
+            }
         };
     }
 }
@@ -161,7 +174,12 @@ fn build(args: &BookArgs, dest: Option<PathBuf>, check_only: bool) -> ExitCode {
             if args.message_format == MessageFormat::Human {
                 let secs = report.elapsed.as_secs_f64();
                 if check_only {
-                    eprintln!("checked {} entries, {} pages: no errors{} ({secs:.2}s)", report.entries, report.pages, warn_suffix(report.warnings.len()));
+                    eprintln!(
+                        "checked {} entries, {} pages: no errors{} ({secs:.2}s)",
+                        report.entries,
+                        report.pages,
+                        warn_suffix(report.warnings.len())
+                    );
                 } else {
                     eprintln!(
                         "built {} entries, {} pages, {} files ({:.1} MiB) in {secs:.2}s → {}{}",
@@ -184,7 +202,11 @@ fn build(args: &BookArgs, dest: Option<PathBuf>, check_only: bool) -> ExitCode {
                 eprintln!(
                     "{} failed: {errors} error(s), {warnings} warning(s){}; nothing was written",
                     if check_only { "check" } else { "build" },
-                    if args.deny_warnings && warnings > 0 { " (warnings denied)" } else { "" }
+                    if args.deny_warnings && warnings > 0 {
+                        " (warnings denied)"
+                    } else {
+                        ""
+                    }
                 );
             }
             ExitCode::FAILURE
@@ -193,7 +215,11 @@ fn build(args: &BookArgs, dest: Option<PathBuf>, check_only: bool) -> ExitCode {
 }
 
 fn warn_suffix(n: usize) -> String {
-    if n == 0 { String::new() } else { format!(", {n} warning(s)") }
+    if n == 0 {
+        String::new()
+    } else {
+        format!(", {n} warning(s)")
+    }
 }
 
 const INIT_BOOK_TOML: &str = r#"[book]
@@ -271,12 +297,20 @@ CREATE TABLE t (id INT) WITH ('connector' = 'example', 'hostname' = 'db.internal
 pub fn init(dir: &Path) -> Result<()> {
     let toml = dir.join("book.toml");
     if toml.exists() {
-        bail!("{} already exists: kbook init will not overwrite a book", toml.display());
+        bail!(
+            "{} already exists: kbook init will not overwrite a book",
+            toml.display()
+        );
     }
     let content = dir.join("content/example");
-    std::fs::create_dir_all(&content).with_context(|| format!("cannot create {}", content.display()))?;
-    std::fs::write(&toml, INIT_BOOK_TOML).with_context(|| format!("cannot write {}", toml.display()))?;
-    for (name, text) in [("example-connection-refused.md", INIT_ENTRY_ERROR), ("example-howto.md", INIT_ENTRY_HOWTO)] {
+    std::fs::create_dir_all(&content)
+        .with_context(|| format!("cannot create {}", content.display()))?;
+    std::fs::write(&toml, INIT_BOOK_TOML)
+        .with_context(|| format!("cannot write {}", toml.display()))?;
+    for (name, text) in [
+        ("example-connection-refused.md", INIT_ENTRY_ERROR),
+        ("example-howto.md", INIT_ENTRY_HOWTO),
+    ] {
         let p = content.join(name);
         if !p.exists() {
             std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;
@@ -284,9 +318,14 @@ pub fn init(dir: &Path) -> Result<()> {
     }
     let gitignore = dir.join(".gitignore");
     if !gitignore.exists() {
-        std::fs::write(&gitignore, "/book\n").with_context(|| format!("cannot write {}", gitignore.display()))?;
+        std::fs::write(&gitignore, "/book\n")
+            .with_context(|| format!("cannot write {}", gitignore.display()))?;
     }
-    println!("Created a book in {}.\n\nNext:\n  cd {}\n  kbook serve --open        # build and browse it\n  kbook new example/my-entry # add an entry\n  kbook check                # validate", dir.display(), dir.display());
+    println!(
+        "Created a book in {}.\n\nNext:\n  cd {}\n  kbook serve --open        # build and browse it\n  kbook new example/my-entry # add an entry\n  kbook check                # validate",
+        dir.display(),
+        dir.display()
+    );
     Ok(())
 }
 
@@ -318,7 +357,9 @@ pub fn new_entry(book: &Path, spec: &str) -> Result<()> {
 
 /// Today's date (UTC) as YYYY-MM-DD, from the system clock.
 fn today() -> String {
-    let days = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86400) as i64;
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86400) as i64;
     // Civil-from-days (Howard Hinnant's algorithm): avoids a date crate for one line.
     let z = days + 719_468;
     let era = z.div_euclid(146_097);

@@ -171,14 +171,20 @@ impl Config {
 
     /// Parses `book.toml` text; `path` is used in diagnostics.
     pub fn parse(text: &str, path: &Path) -> Result<Config, Vec<Diagnostic>> {
-        let config: Config = toml::from_str(text).map_err(|e| vec![toml_diagnostic(&e, text, path)])?;
+        let config: Config =
+            toml::from_str(text).map_err(|e| vec![toml_diagnostic(&e, text, path)])?;
         let mut diags = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for c in &config.kbook.connectors {
             if !is_slug(&c.slug) {
                 diags.push(
-                    Diagnostic::error(path, find_line(text, &c.slug), 1, format!("connector slug `{}` is not a slug", c.slug))
-                        .with_hint("use lowercase letters, digits and hyphens, e.g. `rds-mysql`"),
+                    Diagnostic::error(
+                        path,
+                        find_line(text, &c.slug),
+                        1,
+                        format!("connector slug `{}` is not a slug", c.slug),
+                    )
+                    .with_hint("use lowercase letters, digits and hyphens, e.g. `rds-mysql`"),
                 );
             }
             if !seen.insert(c.slug.as_str()) {
@@ -186,7 +192,10 @@ impl Config {
                     path,
                     find_line(text, &c.slug),
                     1,
-                    format!("connector `{}` is listed twice in [[kbook.connectors]]", c.slug),
+                    format!(
+                        "connector `{}` is listed twice in [[kbook.connectors]]",
+                        c.slug
+                    ),
                 ));
             }
         }
@@ -194,11 +203,20 @@ impl Config {
             && !["light", "dark", "auto"].contains(&theme.as_str())
         {
             diags.push(
-                Diagnostic::error(path, find_line(text, "default-theme"), 1, format!("unknown default-theme `{theme}`"))
-                    .with_hint("use \"light\", \"dark\" or \"auto\""),
+                Diagnostic::error(
+                    path,
+                    find_line(text, "default-theme"),
+                    1,
+                    format!("unknown default-theme `{theme}`"),
+                )
+                .with_hint("use \"light\", \"dark\" or \"auto\""),
             );
         }
-        if diags.is_empty() { Ok(config) } else { Err(diags) }
+        if diags.is_empty() {
+            Ok(config)
+        } else {
+            Err(diags)
+        }
     }
 
     /// The content directory.
@@ -232,11 +250,15 @@ impl Config {
 
 /// Whether `s` is a lowercase slug (`a-z`, `0-9`, `-`, `_`, not empty).
 pub fn is_slug(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
 }
 
 fn find_line(text: &str, needle: &str) -> usize {
-    text.lines().position(|l| l.contains(needle)).map_or(0, |i| i + 1)
+    text.lines()
+        .position(|l| l.contains(needle))
+        .map_or(0, |i| i + 1)
 }
 
 /// Turns a TOML error into a diagnostic at its span, with a did-you-mean for unknown keys.
@@ -249,7 +271,10 @@ pub fn toml_diagnostic(e: &toml::de::Error, text: &str, path: &Path) -> Diagnost
         let expected: Vec<&str> = rest.split('`').skip(2).step_by(2).collect();
         d = match did_you_mean(key, expected.iter().copied()) {
             Some(s) => d.with_hint(format!("did you mean `{s}`?")),
-            None => d.with_hint(format!("remove `{key}`; known keys: {}", expected.join(", "))),
+            None => d.with_hint(format!(
+                "remove `{key}`; known keys: {}",
+                expected.join(", ")
+            )),
         };
     }
     d

@@ -37,7 +37,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// An error at `path:line:column`.
-    pub fn error(path: impl AsRef<Path>, line: usize, column: usize, message: impl Into<String>) -> Self {
+    pub fn error(
+        path: impl AsRef<Path>,
+        line: usize,
+        column: usize,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             level: Level::Error,
             path: path.as_ref().to_path_buf(),
@@ -49,7 +54,12 @@ impl Diagnostic {
     }
 
     /// A warning at `path:line:column`.
-    pub fn warning(path: impl AsRef<Path>, line: usize, column: usize, message: impl Into<String>) -> Self {
+    pub fn warning(
+        path: impl AsRef<Path>,
+        line: usize,
+        column: usize,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             level: Level::Warning,
             ..Diagnostic::error(path, line, column, message)
@@ -97,7 +107,10 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 /// The closest candidate to `word` by edit distance, for "did you mean" hints.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     candidates
         .into_iter()
         .map(|c| (strsim::damerau_levenshtein(word, c), c))
@@ -108,7 +121,9 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str
 
 /// Sorts diagnostics by file and position, so reports read in order and are reproducible.
 pub fn sort(diags: &mut [Diagnostic]) {
-    diags.sort_by(|a, b| (&a.path, a.line, a.column, &a.message).cmp(&(&b.path, b.line, b.column, &b.message)));
+    diags.sort_by(|a, b| {
+        (&a.path, a.line, a.column, &a.message).cmp(&(&b.path, b.line, b.column, &b.message))
+    });
 }
 
 #[cfg(test)]
@@ -135,6 +150,9 @@ mod tests {
     #[test]
     fn displays_path_line_column() {
         let d = Diagnostic::error("content/a.md", 3, 5, "bad").with_hint("fix it");
-        assert_eq!(d.to_string(), "content/a.md:3:5: error: bad\n  hint: fix it");
+        assert_eq!(
+            d.to_string(),
+            "content/a.md:3:5: error: bad\n  hint: fix it"
+        );
     }
 }

@@ -10,7 +10,11 @@ use std::path::{Path, PathBuf};
 /// Content type by file extension (including `application/wasm`, which streaming
 /// compilation requires).
 pub fn content_type(path: &Path) -> &'static str {
-    match path.extension().and_then(|e| e.to_str()).unwrap_or_default() {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default()
+    {
         "html" => "text/html; charset=utf-8",
         "css" => "text/css; charset=utf-8",
         "js" => "text/javascript; charset=utf-8",
@@ -70,8 +74,12 @@ pub fn serve(root: &Path, bind: &str, port: u16, open: bool) -> Result<()> {
     if !loopback {
         eprintln!("warning: serving on {bind}: the site is reachable from other machines");
     }
-    let server = tiny_http::Server::http((bind, port)).map_err(|e| anyhow::anyhow!("cannot listen on {bind}:{port}: {e}"))?;
-    let addr = server.server_addr().to_ip().context("the server has no IP address")?;
+    let server = tiny_http::Server::http((bind, port))
+        .map_err(|e| anyhow::anyhow!("cannot listen on {bind}:{port}: {e}"))?;
+    let addr = server
+        .server_addr()
+        .to_ip()
+        .context("the server has no IP address")?;
     let url = format!("http://{addr}/");
     eprintln!("serving {} at {url} (Ctrl-C to stop)", root.display());
     if open {
@@ -98,7 +106,8 @@ fn respond(root: &Path, url: &str) -> tiny_http::Response<std::io::Cursor<Vec<u8
             r
         }
         None => {
-            let body = std::fs::read(root.join("404.html")).unwrap_or_else(|_| b"not found".to_vec());
+            let body =
+                std::fs::read(root.join("404.html")).unwrap_or_else(|_| b"not found".to_vec());
             let mut r = tiny_http::Response::from_data(body).with_status_code(404);
             if let Some(h) = header("Content-Type", "text/html; charset=utf-8") {
                 r.add_header(h);

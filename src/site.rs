@@ -60,7 +60,9 @@ impl Progress {
         use std::io::IsTerminal;
         if enabled && std::io::stderr().is_terminal() {
             let pb = indicatif::ProgressBar::new(6);
-            if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} [{pos}/{len}] {msg}") {
+            if let Ok(style) =
+                indicatif::ProgressStyle::with_template("{spinner} [{pos}/{len}] {msg}")
+            {
                 pb.set_style(style);
             }
             Progress(Some(pb))
@@ -110,21 +112,42 @@ pub fn render_site(config: &Config, opts: &BuildOptions) -> Result<RenderedSite,
     };
 
     progress.stage("building the search index");
-    let docs: Vec<kbook_search::EntryDoc> = book.entries.iter().zip(&bodies).map(|(e, b)| entry_doc(e, b)).collect();
-    let assets = crate::index::build_search_assets(&docs).map_err(|e| vec![Diagnostic::error("(search index)", 0, 0, format!("cannot build the search index: {e:#}"))])?;
+    let docs: Vec<kbook_search::EntryDoc> = book
+        .entries
+        .iter()
+        .zip(&bodies)
+        .map(|(e, b)| entry_doc(e, b))
+        .collect();
+    let assets = crate::index::build_search_assets(&docs).map_err(|e| {
+        vec![Diagnostic::error(
+            "(search index)",
+            0,
+            0,
+            format!("cannot build the search index: {e:#}"),
+        )]
+    })?;
 
     progress.stage("rendering pages");
-    let statics = theme::static_files(&config.root).map_err(|e| vec![Diagnostic::error("static", 0, 0, format!("cannot read static files: {e}")).with_hint("check the book's static/ directory")])?;
+    let statics = theme::static_files(&config.root).map_err(|e| {
+        vec![
+            Diagnostic::error("static", 0, 0, format!("cannot read static files: {e}"))
+                .with_hint("check the book's static/ directory"),
+        ]
+    })?;
     let version_of: Vec<&(String, Vec<u8>)> = statics.iter().chain(assets.files.iter()).collect();
     let site = site_context(config, &book, &version_of, &assets.meta);
-    let mut files = pages::render_all(&tera, config, &site, &book.entries, &bodies).map_err(|mut d| {
-        diagnostic::sort(&mut d);
-        d
-    })?;
+    let mut files =
+        pages::render_all(&tera, config, &site, &book.entries, &bodies).map_err(|mut d| {
+            diagnostic::sort(&mut d);
+            d
+        })?;
     files.extend(statics.into_iter().map(|(p, b)| (format!("static/{p}"), b)));
     files.extend(assets.files);
     if let Some(url) = &site.site_url {
-        files.push(("opensearch.xml".into(), opensearch(&site.title, url).into_bytes()));
+        files.push((
+            "opensearch.xml".into(),
+            opensearch(&site.title, url).into_bytes(),
+        ));
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
     diagnostic::sort(&mut diags);
@@ -143,10 +166,17 @@ fn fails(diags: &[Diagnostic], deny_warnings: bool) -> bool {
 /// entries can be checked.
 fn render_bodies(book: &Book) -> (Vec<RenderedBody>, Vec<Diagnostic>) {
     let mut targets = LinkTargets::default();
-    let headings: Vec<_> = book.entries.par_iter().map(|e| MarkdownRenderer::heading_ids(&e.body)).collect();
+    let headings: Vec<_> = book
+        .entries
+        .par_iter()
+        .map(|e| MarkdownRenderer::heading_ids(&e.body))
+        .collect();
     for (e, ids) in book.entries.iter().zip(headings) {
         targets.by_path.insert(e.rel_path.clone(), e.id.clone());
-        targets.by_id.entry(e.id.clone()).or_insert((e.url.clone(), ids));
+        targets
+            .by_id
+            .entry(e.id.clone())
+            .or_insert((e.url.clone(), ids));
     }
     let renderer = MarkdownRenderer::new();
     let results: Vec<(RenderedBody, Vec<Diagnostic>)> = book
@@ -189,7 +219,12 @@ fn entry_doc(e: &content::Entry, body: &RenderedBody) -> kbook_search::EntryDoc 
     }
 }
 
-fn site_context<M: serde::Serialize>(config: &Config, book: &Book, assets: &[&(String, Vec<u8>)], search_meta: &M) -> SiteContext {
+fn site_context<M: serde::Serialize>(
+    config: &Config,
+    book: &Book,
+    assets: &[&(String, Vec<u8>)],
+    search_meta: &M,
+) -> SiteContext {
     let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for e in &book.entries {
         *counts.entry(e.fm.connector.as_str()).or_default() += 1;
@@ -234,7 +269,10 @@ fn site_context<M: serde::Serialize>(config: &Config, book: &Book, assets: &[&(S
         language: config.book.language.clone(),
         repo_url: html.git_repository_url.clone(),
         default_theme: html.default_theme.clone().unwrap_or_else(|| "auto".into()),
-        site_url: html.site_url.as_ref().map(|u| format!("{}/", u.trim_end_matches('/'))),
+        site_url: html
+            .site_url
+            .as_ref()
+            .map(|u| format!("{}/", u.trim_end_matches('/'))),
         connectors,
         entry_count: book.entries.len(),
         search_meta: serde_json::to_string(search_meta).unwrap_or_default(),
@@ -270,7 +308,11 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
     if opts.check_only {
         return Ok(BuildReport {
             entries: rendered.entries,
-            pages: rendered.files.iter().filter(|f| f.0.ends_with(".html")).count(),
+            pages: rendered
+                .files
+                .iter()
+                .filter(|f| f.0.ends_with(".html"))
+                .count(),
             files: rendered.files.len(),
             bytes: 0,
             elapsed: start.elapsed(),
@@ -279,11 +321,18 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
         });
     }
     let bytes = write_atomically(&dest, &rendered.files).map_err(|e| {
-        vec![Diagnostic::error(&dest, 0, 0, format!("cannot write the site: {e}")).with_hint("check that the destination's parent directory is writable")]
+        vec![
+            Diagnostic::error(&dest, 0, 0, format!("cannot write the site: {e}"))
+                .with_hint("check that the destination's parent directory is writable"),
+        ]
     })?;
     Ok(BuildReport {
         entries: rendered.entries,
-        pages: rendered.files.iter().filter(|f| f.0.ends_with(".html")).count(),
+        pages: rendered
+            .files
+            .iter()
+            .filter(|f| f.0.ends_with(".html"))
+            .count(),
         files: rendered.files.len(),
         bytes,
         elapsed: start.elapsed(),
@@ -303,7 +352,10 @@ pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> std::io::Result<u6
         _ => PathBuf::from("."),
     };
     std::fs::create_dir_all(&parent)?;
-    let name = dest.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "book".into());
+    let name = dest
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "book".into());
     clean_leftovers(&parent, &name);
     let tmp = parent.join(format!(".{name}{TMP_MARK}{}", std::process::id()));
     let written = (|| {
@@ -353,7 +405,9 @@ pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> std::io::Result<u6
 }
 
 fn clean_leftovers(parent: &Path, name: &str) {
-    let Ok(items) = std::fs::read_dir(parent) else { return };
+    let Ok(items) = std::fs::read_dir(parent) else {
+        return;
+    };
     let tmp_prefix = format!(".{name}{TMP_MARK}");
     let old_prefix = format!(".{name}{OLD_MARK}");
     for item in items.flatten() {

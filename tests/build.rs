@@ -9,7 +9,9 @@ fn kbook() -> Command {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -27,7 +29,11 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
             let p = e.unwrap().path();
-            if p.is_dir() { stack.push(p) } else { out.push(p) }
+            if p.is_dir() {
+                stack.push(p)
+            } else {
+                out.push(p)
+            }
         }
     }
     out.sort();
@@ -38,12 +44,25 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     walk(dir)
         .into_iter()
-        .map(|p| (p.strip_prefix(dir).unwrap().to_string_lossy().to_string(), std::fs::read(&p).unwrap()))
+        .map(|p| {
+            (
+                p.strip_prefix(dir).unwrap().to_string_lossy().to_string(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
         .collect()
 }
 
 fn build(book: &Path, dest: &Path, extra: &[&str]) -> Output {
-    kbook().arg("build").arg("--book").arg(book).arg("--dest").arg(dest).args(extra).output().unwrap()
+    kbook()
+        .arg("build")
+        .arg("--book")
+        .arg(book)
+        .arg("--dest")
+        .arg(dest)
+        .args(extra)
+        .output()
+        .unwrap()
 }
 
 fn stderr(o: &Output) -> String {
@@ -66,7 +85,11 @@ fn case(name: &str) -> Case {
     std::fs::create_dir_all(out.join("kafka")).unwrap();
     std::fs::write(out.join("index.html"), "previous site").unwrap();
     std::fs::write(out.join("kafka/old.html"), "previous entry").unwrap();
-    Case { _dir: dir, book, out }
+    Case {
+        _dir: dir,
+        book,
+        out,
+    }
 }
 
 fn assert_fails_with(c: &Case, expected: &[&str]) {
@@ -82,18 +105,34 @@ fn assert_fails_with(c: &Case, expected: &[&str]) {
     assert_eq!(snap["index.html"], b"previous site");
     assert_eq!(snap["kafka/old.html"], b"previous entry");
     let parent = c.out.parent().unwrap();
-    let leftovers: Vec<_> = std::fs::read_dir(parent).unwrap().map(|e| e.unwrap().file_name()).filter(|n| n.to_string_lossy().contains("kbook-")).collect();
-    assert!(leftovers.is_empty(), "temporary directories left: {leftovers:?}");
+    let leftovers: Vec<_> = std::fs::read_dir(parent)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().contains("kbook-"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "temporary directories left: {leftovers:?}"
+    );
 }
 
 #[test]
 fn yaml_syntax_error() {
-    assert_fails_with(&case("bad-yaml-syntax"), &["content/kafka/broken.md:", "error: invalid YAML front-matter"]);
+    assert_fails_with(
+        &case("bad-yaml-syntax"),
+        &[
+            "content/kafka/broken.md:",
+            "error: invalid YAML front-matter",
+        ],
+    );
 }
 
 #[test]
 fn missing_required_field() {
-    assert_fails_with(&case("missing-field"), &["content/kafka/no-kind.md:1:1: error: missing required field `kind`"]);
+    assert_fails_with(
+        &case("missing-field"),
+        &["content/kafka/no-kind.md:1:1: error: missing required field `kind`"],
+    );
 }
 
 #[test]
@@ -109,24 +148,39 @@ fn wrong_types() {
 
 #[test]
 fn unknown_key_with_suggestion() {
-    assert_fails_with(&case("unknown-key"), &["content/kafka/unknown.md:5:1: error: unknown front-matter key `relatd`", "hint: did you mean `related`?"]);
+    assert_fails_with(
+        &case("unknown-key"),
+        &[
+            "content/kafka/unknown.md:5:1: error: unknown front-matter key `relatd`",
+            "hint: did you mean `related`?",
+        ],
+    );
 }
 
 #[test]
 fn duplicate_id() {
-    assert_fails_with(&case("duplicate-id"), &["content/kafka/b.md:2:1: error: duplicate id `same-id`: content/kafka/a.md uses it too"]);
+    assert_fails_with(
+        &case("duplicate-id"),
+        &["content/kafka/b.md:2:1: error: duplicate id `same-id`: content/kafka/a.md uses it too"],
+    );
 }
 
 #[test]
 fn unknown_related_id() {
-    assert_fails_with(&case("unknown-related"), &["content/kafka/rel.md:5:17: error: `related` names an unknown entry `no-such-entry`"]);
+    assert_fails_with(
+        &case("unknown-related"),
+        &["content/kafka/rel.md:5:17: error: `related` names an unknown entry `no-such-entry`"],
+    );
 }
 
 #[test]
 fn invalid_version_data() {
     assert_fails_with(
         &case("bad-version-range"),
-        &["content/kafka/ver.md:7:5: error: invalid version range: the range `>=8.0.9, <8.0.5` matches no version", "content/kafka/ver.md:9:5: error: invalid fixed version"],
+        &[
+            "content/kafka/ver.md:7:5: error: invalid version range: the range `>=8.0.9, <8.0.5` matches no version",
+            "content/kafka/ver.md:9:5: error: invalid fixed version",
+        ],
     );
 }
 
@@ -134,38 +188,66 @@ fn invalid_version_data() {
 fn two_pages_one_output_path() {
     assert_fails_with(
         &case("output-collision"),
-        &["content/kafka/index.md:1:1: error: this entry writes `kafka/index.html`", "content/kafka/alias.md:5:1: error: an alias writes `errors.html`"],
+        &[
+            "content/kafka/index.md:1:1: error: this entry writes `kafka/index.html`",
+            "content/kafka/alias.md:5:1: error: an alias writes `errors.html`",
+        ],
     );
 }
 
 #[test]
 fn empty_body() {
-    assert_fails_with(&case("empty-body"), &["content/kafka/empty.md:5:1: error: the entry has no body"]);
+    assert_fails_with(
+        &case("empty-body"),
+        &["content/kafka/empty.md:5:1: error: the entry has no body"],
+    );
 }
 
 #[test]
 fn broken_links_and_anchors() {
     assert_fails_with(
         &case("broken-link"),
-        &["content/kafka/links.md:8:5: error: link to a missing entry `missing-entry.md`", "content/kafka/links.md:8:37: error: link to a missing anchor `#nope` in `fine.md`"],
+        &[
+            "content/kafka/links.md:8:5: error: link to a missing entry `missing-entry.md`",
+            "content/kafka/links.md:8:37: error: link to a missing anchor `#nope` in `fine.md`",
+        ],
     );
 }
 
 #[test]
 fn non_utf8_file() {
     let c = case("non-utf8");
-    std::fs::write(c.book.join("content/kafka/bad.md"), b"---\ntitle: \"caf\xe9\"\nconnector: kafka\nkind: concept\n---\nbody\n").unwrap();
-    assert_fails_with(&c, &["content/kafka/bad.md:2:12: error: the file is not valid UTF-8"]);
+    std::fs::write(
+        c.book.join("content/kafka/bad.md"),
+        b"---\ntitle: \"caf\xe9\"\nconnector: kafka\nkind: concept\n---\nbody\n",
+    )
+    .unwrap();
+    assert_fails_with(
+        &c,
+        &["content/kafka/bad.md:2:12: error: the file is not valid UTF-8"],
+    );
 }
 
 #[test]
 fn unknown_connector() {
-    assert_fails_with(&case("unknown-connector"), &["content/kafka/conn.md:3:12: error: unknown connector `kafak`", "did you mean `kafka`?"]);
+    assert_fails_with(
+        &case("unknown-connector"),
+        &[
+            "content/kafka/conn.md:3:12: error: unknown connector `kafak`",
+            "did you mean `kafka`?",
+        ],
+    );
 }
 
 #[test]
 fn unknown_book_toml_key() {
-    assert_fails_with(&case("bad-book-toml"), &["book.toml:5:1: error: unknown field `site_url`", "hint: did you mean `site-url`?"]);
+    assert_fails_with(
+        &case("bad-book-toml"),
+        &[
+            "book.toml:5:1: error: unknown field `site_url`",
+            "hint: did you mean `site-url`?",
+        ],
+    );
 }
 
 #[test]
@@ -174,7 +256,16 @@ fn all_problems_are_reported_together() {
     let c = case("unknown-related");
     copy_dir(&fixture("wrong-type"), &c.book);
     copy_dir(&fixture("unknown-key"), &c.book);
-    assert_fails_with(&c, &["rel.md:5:17", "wrong.md:5:1", "wrong.md:6:10", "unknown.md:5:1", "4 error(s)"]);
+    assert_fails_with(
+        &c,
+        &[
+            "rel.md:5:17",
+            "wrong.md:5:1",
+            "wrong.md:6:10",
+            "unknown.md:5:1",
+            "4 error(s)",
+        ],
+    );
 }
 
 #[test]
@@ -182,7 +273,13 @@ fn warnings_pass_unless_denied() {
     let c = case("warning-only");
     let o = build(&c.book, &c.out, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("content/kafka/err.md:4:1: warning: an entry of kind `error` has no `errors`"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "content/kafka/err.md:4:1: warning: an entry of kind `error` has no `errors`"
+        ),
+        "{}",
+        stderr(&o)
+    );
     let c = case("warning-only");
     let o = build(&c.book, &c.out, &["--deny-warnings"]);
     assert_eq!(o.status.code(), Some(1));
@@ -192,10 +289,15 @@ fn warnings_pass_unless_denied() {
 #[test]
 fn json_diagnostics() {
     let c = case("unknown-key");
-    let o = kbook().args(["check", "--message-format", "json", "--book"]).arg(&c.book).output().unwrap();
+    let o = kbook()
+        .args(["check", "--message-format", "json", "--book"])
+        .arg(&c.book)
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(1));
     let line = stderr(&o).lines().next().unwrap_or_default().to_string();
-    let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    let v: serde_json::Value =
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
     assert_eq!(v["level"], "error");
     assert_eq!(v["path"], "content/kafka/unknown.md");
     assert_eq!(v["line"], 5);
@@ -210,18 +312,33 @@ fn read(dir: &Path, p: &str) -> String {
 /// Every relative `href`/`src` in every HTML page points at a file that exists.
 fn assert_links_resolve(site: &Path) {
     let mut broken = Vec::new();
-    for page in walk(site).into_iter().filter(|p| p.extension().is_some_and(|e| e == "html")) {
+    for page in walk(site)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+    {
         let html = std::fs::read_to_string(&page).unwrap();
         for attr in ["href=\"", "src=\""] {
             for chunk in html.split(attr).skip(1) {
-                let url = chunk.split('"').next().unwrap_or_default().replace("&#x2F;", "/").replace("&amp;", "&");
-                if url.is_empty() || url.starts_with('#') || url.contains("://") || url.starts_with("mailto:") {
+                let url = chunk
+                    .split('"')
+                    .next()
+                    .unwrap_or_default()
+                    .replace("&#x2F;", "/")
+                    .replace("&amp;", "&");
+                if url.is_empty()
+                    || url.starts_with('#')
+                    || url.contains("://")
+                    || url.starts_with("mailto:")
+                {
                     continue;
                 }
                 let path = url.split(['#', '?']).next().unwrap_or_default();
                 let target = page.parent().unwrap().join(path);
                 if !target.exists() {
-                    broken.push(format!("{} -> {url}", page.strip_prefix(site).unwrap().display()));
+                    broken.push(format!(
+                        "{} -> {url}",
+                        page.strip_prefix(site).unwrap().display()
+                    ));
                 }
             }
         }
@@ -236,48 +353,89 @@ fn good_book_builds_a_complete_site() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("built 3 entries"), "{}", stderr(&o));
     let out = &c.out;
-    assert!(!out.join("kafka/old.html").exists(), "the previous site must be replaced");
+    assert!(
+        !out.join("kafka/old.html").exists(),
+        "the previous site must be replaced"
+    );
     let entry = read(out, "kafka/kafka-offset-commit.html");
-    assert!(entry.contains("href=\"kafka-ssl-handshake.html#solution\""), "internal link not rewritten");
+    assert!(
+        entry.contains("href=\"kafka-ssl-handshake.html#solution\""),
+        "internal link not rewritten"
+    );
     assert!(entry.contains("href=\"../mysql/mysql-incorrect-string.html\""));
     assert!(entry.contains("<div class=\"admonition note\""));
     assert!(entry.contains("<table>"));
     assert!(entry.contains("type=\"checkbox\""));
     assert!(entry.contains("footnote-definition"));
     assert!(entry.contains("<del>strike</del>"));
-    assert!(entry.contains("https://git.example.org/kb/edit/main/content/kafka/kafka-offset-commit.md"), "edit link");
+    assert!(
+        entry.contains("https://git.example.org/kb/edit/main/content/kafka/kafka-offset-commit.md"),
+        "edit link"
+    );
     let ssl = read(out, "kafka/kafka-ssl-handshake.html");
-    assert!(ssl.contains("SSL handshake fails: &lt;unknown&gt; CA"), "title must be escaped");
+    assert!(
+        ssl.contains("SSL handshake fails: &lt;unknown&gt; CA"),
+        "title must be escaped"
+    );
     assert!(ssl.contains("javax.net.ssl.SSLHandshakeException: PKIX path building failed"));
     assert!(ssl.contains("&gt;=8.0.5, &lt;8.0.9"), "versions table");
     assert!(ssl.contains("class=\"hl-"), "highlighted code");
-    assert!(ssl.contains("rel=\"prev\""), "prev link within the connector");
+    assert!(
+        ssl.contains("rel=\"prev\""),
+        "prev link within the connector"
+    );
     let errors = read(out, "errors.html");
     let a = errors.find("java.sql.BatchUpdateException").unwrap();
     let b = errors.find("javax.net.ssl.SSLHandshakeException").unwrap();
     assert!(a < b, "error index is sorted A–Z");
-    assert!(errors.contains("\\xF0\\x9F\\x98\\x80"), "error text shown verbatim");
+    assert!(
+        errors.contains("\\xF0\\x9F\\x98\\x80"),
+        "error text shown verbatim"
+    );
     let home = read(out, "index.html");
-    assert!(home.find(">MySQL").unwrap() < home.find(">Message Queue for Kafka").unwrap(), "configured connector order");
+    assert!(
+        home.find(">MySQL").unwrap() < home.find(">Message Queue for Kafka").unwrap(),
+        "configured connector order"
+    );
     let connector = read(out, "kafka/index.html");
-    assert!(connector.contains("Concept") && connector.contains("Error"), "grouped by kind");
+    assert!(
+        connector.contains("Concept") && connector.contains("Error"),
+        "grouped by kind"
+    );
     let sitemap = read(out, "sitemap.xml");
     assert!(sitemap.contains("<loc>https://kb.example.org/docs/kafka/kafka-offset-commit.html</loc><lastmod>2026-03-01</lastmod>"), "{sitemap}");
     let feed = read(out, "atom.xml");
-    assert!(feed.find("SSL handshake").unwrap() < feed.find("Offsets are committed").unwrap(), "feed newest first");
+    assert!(
+        feed.find("SSL handshake").unwrap() < feed.find("Offsets are committed").unwrap(),
+        "feed newest first"
+    );
     assert!(feed.contains("<updated>2026-05-02T00:00:00Z</updated>"));
     let redirect = read(out, "old/offsets.html");
-    assert!(redirect.contains("url=../kafka/kafka-offset-commit.html"), "{redirect}");
+    assert!(
+        redirect.contains("url=../kafka/kafka-offset-commit.html"),
+        "{redirect}"
+    );
     assert!(read(out, "tags.html").contains("id=\"tag-ssl\""));
-    assert!(read(out, "opensearch.xml").contains("https://kb.example.org/docs/search.html?q={searchTerms}"));
+    assert!(
+        read(out, "opensearch.xml")
+            .contains("https://kb.example.org/docs/search.html?q={searchTerms}")
+    );
     assert!(out.join("404.html").exists() && out.join("search.html").exists());
-    assert!(walk(&out.join("search")).iter().any(|p| p.to_string_lossy().ends_with(".bin")), "search index written");
+    assert!(
+        walk(&out.join("search"))
+            .iter()
+            .any(|p| p.to_string_lossy().ends_with(".bin")),
+        "search index written"
+    );
     assert_links_resolve(out);
 }
 
 #[test]
 fn builds_are_deterministic() {
-    for book in [fixture("good"), Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()] {
+    for book in [
+        fixture("good"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf(),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let (a, b) = (dir.path().join("a"), dir.path().join("b"));
         for d in [&a, &b] {
@@ -287,14 +445,26 @@ fn builds_are_deterministic() {
         let (sa, sb) = (snapshot(&a), snapshot(&b));
         assert_eq!(sa.keys().collect::<Vec<_>>(), sb.keys().collect::<Vec<_>>());
         for (k, v) in &sa {
-            assert!(v == &sb[k], "{k} differs between two builds of {}", book.display());
+            assert!(
+                v == &sb[k],
+                "{k} differs between two builds of {}",
+                book.display()
+            );
         }
     }
 }
 
 #[test]
 fn bundled_book_passes_strict_check() {
-    let o = kbook().args(["check", "--deny-warnings", "--book", env!("CARGO_MANIFEST_DIR")]).output().unwrap();
+    let o = kbook()
+        .args([
+            "check",
+            "--deny-warnings",
+            "--book",
+            env!("CARGO_MANIFEST_DIR"),
+        ])
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("checked 76 entries"), "{}", stderr(&o));
 }
@@ -307,16 +477,38 @@ fn init_and_new_scaffold_a_working_book() {
     assert!(o.status.success(), "{}", stderr(&o));
     let o = build(&book, &book.join("book"), &["--deny-warnings"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(book.join("book/example/example-connection-refused.html").exists());
+    assert!(
+        book.join("book/example/example-connection-refused.html")
+            .exists()
+    );
     let again = kbook().arg("init").arg(&book).output().unwrap();
     assert!(!again.status.success(), "init must not overwrite a book");
 
-    let o = kbook().args(["new", "example/timeout-on-connect", "--book"]).arg(&book).output().unwrap();
+    let o = kbook()
+        .args(["new", "example/timeout-on-connect", "--book"])
+        .arg(&book)
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let text = read(&book, "content/example/timeout-on-connect.md");
-    for key in ["id:", "title:", "connector: example", "kind:", "errors:", "versions:", "tags:", "related:", "updated:", "aliases:"] {
+    for key in [
+        "id:",
+        "title:",
+        "connector: example",
+        "kind:",
+        "errors:",
+        "versions:",
+        "tags:",
+        "related:",
+        "updated:",
+        "aliases:",
+    ] {
         assert!(text.contains(key), "scaffold lacks {key}:\n{text}");
     }
-    let o = kbook().args(["new", "Bad Name/x", "--book"]).arg(&book).output().unwrap();
+    let o = kbook()
+        .args(["new", "Bad Name/x", "--book"])
+        .arg(&book)
+        .output()
+        .unwrap();
     assert!(!o.status.success());
 }

@@ -64,7 +64,8 @@ pub fn load(config: &Config) -> (Book, Vec<Diagnostic>) {
         diags.append(&mut d);
         entries.extend(entry);
     }
-    entries.sort_by(|a, b| (&a.fm.connector, &a.id, &a.path).cmp(&(&b.fm.connector, &b.id, &b.path)));
+    entries
+        .sort_by(|a, b| (&a.fm.connector, &a.id, &a.path).cmp(&(&b.fm.connector, &b.id, &b.path)));
     let book = Book { entries };
     validate_book(&book, config, &mut diags);
     (book, diags)
@@ -74,13 +75,21 @@ pub fn load(config: &Config) -> (Book, Vec<Diagnostic>) {
 fn discover(src: &Path, root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
     if !src.is_dir() {
         diags.push(
-            Diagnostic::error(display_path(src, root), 0, 0, "the content directory does not exist")
-                .with_hint("create it, or set `[book] src` in book.toml to where the entries are"),
+            Diagnostic::error(
+                display_path(src, root),
+                0,
+                0,
+                "the content directory does not exist",
+            )
+            .with_hint("create it, or set `[book] src` in book.toml to where the entries are"),
         );
         return Vec::new();
     }
     let mut files = Vec::new();
-    for item in walkdir::WalkDir::new(src).follow_links(false).sort_by_file_name() {
+    for item in walkdir::WalkDir::new(src)
+        .follow_links(false)
+        .sort_by_file_name()
+    {
         match item {
             Ok(e) if e.path_is_symlink() => diags.push(
                 Diagnostic::error(display_path(e.path(), root), 0, 0, "symbolic links are not followed in the content directory")
@@ -101,10 +110,16 @@ fn discover(src: &Path, root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf
 
 /// `path` relative to the book root when it lies inside it.
 pub fn display_path(path: &Path, root: &Path) -> PathBuf {
-    path.strip_prefix(root).map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
+    path.strip_prefix(root)
+        .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
 }
 
-fn load_entry(file: &Path, src: &Path, root: &Path, kinds: &[String]) -> (Option<Entry>, Vec<Diagnostic>) {
+fn load_entry(
+    file: &Path,
+    src: &Path,
+    root: &Path,
+    kinds: &[String],
+) -> (Option<Entry>, Vec<Diagnostic>) {
     let shown = display_path(file, root);
     let bytes = match std::fs::metadata(file).and_then(|m| {
         if m.len() > MAX_ENTRY_BYTES {
@@ -115,12 +130,21 @@ fn load_entry(file: &Path, src: &Path, root: &Path, kinds: &[String]) -> (Option
     }) {
         Ok(Some(b)) => b,
         Ok(None) => {
-            let d = Diagnostic::error(&shown, 0, 0, format!("the file is larger than the {} MiB limit for an entry", MAX_ENTRY_BYTES / 1024 / 1024))
-                .with_hint("split it into several entries, or move data out of the page");
+            let d = Diagnostic::error(
+                &shown,
+                0,
+                0,
+                format!(
+                    "the file is larger than the {} MiB limit for an entry",
+                    MAX_ENTRY_BYTES / 1024 / 1024
+                ),
+            )
+            .with_hint("split it into several entries, or move data out of the page");
             return (None, vec![d]);
         }
         Err(e) => {
-            let d = Diagnostic::error(&shown, 0, 0, format!("cannot read the file: {e}")).with_hint("check that it exists and is readable");
+            let d = Diagnostic::error(&shown, 0, 0, format!("cannot read the file: {e}"))
+                .with_hint("check that it exists and is readable");
             return (None, vec![d]);
         }
     };
@@ -129,17 +153,22 @@ fn load_entry(file: &Path, src: &Path, root: &Path, kinds: &[String]) -> (Option
         Err(e) => {
             let good = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
             let (line, col) = line_col(good, good.len());
-            let d = Diagnostic::error(&shown, line, col, "the file is not valid UTF-8").with_hint("save the file as UTF-8");
+            let d = Diagnostic::error(&shown, line, col, "the file is not valid UTF-8")
+                .with_hint("save the file as UTF-8");
             return (None, vec![d]);
         }
     };
     if let Some(i) = text.find('\0') {
         let (line, col) = line_col(text, i);
-        let d = Diagnostic::error(&shown, line, col, "the file contains a NUL byte").with_hint("remove it; entries are text files");
+        let d = Diagnostic::error(&shown, line, col, "the file contains a NUL byte")
+            .with_hint("remove it; entries are text files");
         return (None, vec![d]);
     }
     // A BOM and CRLF line endings are accepted; line numbers stay the same after this.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text).replace("\r\n", "\n");
+    let text = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .replace("\r\n", "\n");
     let doc = match frontmatter::split(&text, &shown) {
         Ok(d) => d,
         Err(d) => return (None, vec![d]),
@@ -150,11 +179,22 @@ fn load_entry(file: &Path, src: &Path, root: &Path, kinds: &[String]) -> (Option
     };
     if doc.body.trim().is_empty() {
         diags.push(
-            Diagnostic::error(&shown, doc.body_line.saturating_sub(1), 1, "the entry has no body")
-                .with_hint("write the entry below the front-matter (e.g. ## Symptom, ## Cause, ## Solution)"),
+            Diagnostic::error(
+                &shown,
+                doc.body_line.saturating_sub(1),
+                1,
+                "the entry has no body",
+            )
+            .with_hint(
+                "write the entry below the front-matter (e.g. ## Symptom, ## Cause, ## Solution)",
+            ),
         );
     }
-    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+    let stem = file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_string();
     let id = fm.id.clone().unwrap_or_else(|| stem.clone());
     if fm.id.is_none() && !crate::config::is_slug(&id) {
         diags.push(
@@ -201,15 +241,31 @@ fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
     for e in &book.entries {
         if let Some(prev) = first_by_id.get(e.id.as_str()) {
             diags.push(
-                Diagnostic::error(&e.path, e.locator.key("id").0, 1, format!("duplicate id `{}`: {} uses it too", e.id, prev.path.display()))
-                    .with_hint("ids are unique across the book: rename one (set `id:` or rename the file)"),
+                Diagnostic::error(
+                    &e.path,
+                    e.locator.key("id").0,
+                    1,
+                    format!(
+                        "duplicate id `{}`: {} uses it too",
+                        e.id,
+                        prev.path.display()
+                    ),
+                )
+                .with_hint(
+                    "ids are unique across the book: rename one (set `id:` or rename the file)",
+                ),
             );
         } else {
             first_by_id.insert(&e.id, e);
         }
     }
     let ids: Vec<&str> = first_by_id.keys().copied().collect();
-    let known_connectors: Vec<&str> = config.kbook.connectors.iter().map(|c| c.slug.as_str()).collect();
+    let known_connectors: Vec<&str> = config
+        .kbook
+        .connectors
+        .iter()
+        .map(|c| c.slug.as_str())
+        .collect();
     let mut outputs: BTreeMap<String, &Path> = BTreeMap::new();
     for p in RESERVED_PATHS {
         outputs.insert(p.to_string(), Path::new("(kbook)"));
@@ -218,23 +274,52 @@ fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
         outputs.insert(format!("{c}/index.html"), Path::new("(kbook)"));
     }
     for e in &book.entries {
-        if !known_connectors.is_empty() && !e.fm.connector.is_empty() && !known_connectors.contains(&e.fm.connector.as_str()) {
+        if !known_connectors.is_empty()
+            && !e.fm.connector.is_empty()
+            && !known_connectors.contains(&e.fm.connector.as_str())
+        {
             let hint = match did_you_mean(&e.fm.connector, known_connectors.iter().copied()) {
-                Some(s) => format!("did you mean `{s}`? Or add it to [[kbook.connectors]] in book.toml"),
+                Some(s) => {
+                    format!("did you mean `{s}`? Or add it to [[kbook.connectors]] in book.toml")
+                }
                 None => "add it to [[kbook.connectors]] in book.toml".to_string(),
             };
-            diags.push(Diagnostic::error(&e.path, e.locator.key("connector").0, e.locator.value("connector", &e.fm.connector).1, format!("unknown connector `{}`", e.fm.connector)).with_hint(hint));
+            diags.push(
+                Diagnostic::error(
+                    &e.path,
+                    e.locator.key("connector").0,
+                    e.locator.value("connector", &e.fm.connector).1,
+                    format!("unknown connector `{}`", e.fm.connector),
+                )
+                .with_hint(hint),
+            );
         }
         for r in &e.fm.related {
             let (line, col) = e.locator.value("related", r);
             if r == &e.id {
-                diags.push(Diagnostic::warning(&e.path, line, col, format!("`related` lists the entry itself (`{r}`)")).with_hint("remove it"));
+                diags.push(
+                    Diagnostic::warning(
+                        &e.path,
+                        line,
+                        col,
+                        format!("`related` lists the entry itself (`{r}`)"),
+                    )
+                    .with_hint("remove it"),
+                );
             } else if !first_by_id.contains_key(r.as_str()) {
                 let hint = match did_you_mean(r, ids.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => "list the id of an existing entry".to_string(),
                 };
-                diags.push(Diagnostic::error(&e.path, line, col, format!("`related` names an unknown entry `{r}`")).with_hint(hint));
+                diags.push(
+                    Diagnostic::error(
+                        &e.path,
+                        line,
+                        col,
+                        format!("`related` names an unknown entry `{r}`"),
+                    )
+                    .with_hint(hint),
+                );
             }
         }
         if e.fm.kind == "error" && e.fm.errors.is_empty() {
@@ -244,27 +329,59 @@ fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
             );
         }
         if !e.fm.connector.is_empty() {
-            claim(&mut outputs, diags, e, e.url.clone(), "this entry", e.locator.key("id").0.max(1));
+            claim(
+                &mut outputs,
+                diags,
+                e,
+                e.url.clone(),
+                "this entry",
+                e.locator.key("id").0.max(1),
+            );
         }
         for a in &e.fm.aliases {
             let out = a.trim_start_matches('/').to_string();
             let (line, _) = e.locator.value("aliases", a);
-            if out.is_empty() || out.split('/').any(|s| s == ".." || s == ".") || out.contains('\\') {
-                diags.push(Diagnostic::error(&e.path, line, 1, format!("alias `{a}` is not a path inside the site")).with_hint("write it relative to the site root, e.g. `old/entry-name.html`"));
+            if out.is_empty() || out.split('/').any(|s| s == ".." || s == ".") || out.contains('\\')
+            {
+                diags.push(
+                    Diagnostic::error(
+                        &e.path,
+                        line,
+                        1,
+                        format!("alias `{a}` is not a path inside the site"),
+                    )
+                    .with_hint("write it relative to the site root, e.g. `old/entry-name.html`"),
+                );
                 continue;
             }
-            let out = if out.ends_with(".html") { out } else { format!("{}/index.html", out.trim_end_matches('/')) };
+            let out = if out.ends_with(".html") {
+                out
+            } else {
+                format!("{}/index.html", out.trim_end_matches('/'))
+            };
             claim(&mut outputs, diags, e, out, "an alias", line);
         }
     }
 }
 
 /// Records that `e` writes `out`, reporting a collision with an earlier writer.
-fn claim<'a>(outputs: &mut BTreeMap<String, &'a Path>, diags: &mut Vec<Diagnostic>, e: &'a Entry, out: String, what: &str, line: usize) {
+fn claim<'a>(
+    outputs: &mut BTreeMap<String, &'a Path>,
+    diags: &mut Vec<Diagnostic>,
+    e: &'a Entry,
+    out: String,
+    what: &str,
+    line: usize,
+) {
     if let Some(prev) = outputs.get(&out) {
         diags.push(
-            Diagnostic::error(&e.path, line, 1, format!("{what} writes `{out}`, which {} writes too", prev.display()))
-                .with_hint("two pages cannot share an output path: change the id, connector or alias"),
+            Diagnostic::error(
+                &e.path,
+                line,
+                1,
+                format!("{what} writes `{out}`, which {} writes too", prev.display()),
+            )
+            .with_hint("two pages cannot share an output path: change the id, connector or alias"),
         );
     } else {
         outputs.insert(out, &e.path);
@@ -272,7 +389,12 @@ fn claim<'a>(outputs: &mut BTreeMap<String, &'a Path>, diags: &mut Vec<Diagnosti
 }
 
 fn entries_connectors(book: &Book) -> Vec<&str> {
-    let mut c: Vec<&str> = book.entries.iter().map(|e| e.fm.connector.as_str()).filter(|c| !c.is_empty()).collect();
+    let mut c: Vec<&str> = book
+        .entries
+        .iter()
+        .map(|e| e.fm.connector.as_str())
+        .filter(|c| !c.is_empty())
+        .collect();
     c.dedup();
     c
 }

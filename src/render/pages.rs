@@ -16,14 +16,23 @@ pub const BUILTIN_TEMPLATES: [(&str, &str); 13] = [
     ("base.html", include_str!("../../templates/base.html")),
     ("macros.html", include_str!("../../templates/macros.html")),
     ("index.html", include_str!("../../templates/index.html")),
-    ("connector.html", include_str!("../../templates/connector.html")),
+    (
+        "connector.html",
+        include_str!("../../templates/connector.html"),
+    ),
     ("entry.html", include_str!("../../templates/entry.html")),
     ("errors.html", include_str!("../../templates/errors.html")),
     ("tags.html", include_str!("../../templates/tags.html")),
     ("404.html", include_str!("../../templates/404.html")),
-    ("redirect.html", include_str!("../../templates/redirect.html")),
+    (
+        "redirect.html",
+        include_str!("../../templates/redirect.html"),
+    ),
     ("search.html", include_str!("../../templates/search.html")),
-    ("search_box.html", include_str!("../../templates/search_box.html")),
+    (
+        "search_box.html",
+        include_str!("../../templates/search_box.html"),
+    ),
     ("atom.xml", include_str!("../../templates/atom.xml")),
     ("sitemap.xml", include_str!("../../templates/sitemap.xml")),
 ];
@@ -32,26 +41,48 @@ pub const BUILTIN_TEMPLATES: [(&str, &str); 13] = [
 pub fn load_templates(book_root: &Path) -> Result<tera::Tera, Vec<Diagnostic>> {
     let mut sources: BTreeMap<String, (String, String)> = BUILTIN_TEMPLATES
         .iter()
-        .map(|(n, s)| (n.to_string(), (format!("(built-in) templates/{n}"), s.to_string())))
+        .map(|(n, s)| {
+            (
+                n.to_string(),
+                (format!("(built-in) templates/{n}"), s.to_string()),
+            )
+        })
         .collect();
     let dir = book_root.join("templates");
     let mut diags = Vec::new();
     if dir.is_dir() {
         match std::fs::read_dir(&dir) {
             Ok(items) => {
-                let mut paths: Vec<_> = items.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_file()).collect();
+                let mut paths: Vec<_> = items
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.is_file())
+                    .collect();
                 paths.sort();
                 for p in paths {
-                    let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                    let name = p
+                        .file_name()
+                        .map(|n| n.to_string_lossy().to_string())
+                        .unwrap_or_default();
                     match std::fs::read_to_string(&p) {
                         Ok(s) => {
                             sources.insert(name.clone(), (format!("templates/{name}"), s));
                         }
-                        Err(e) => diags.push(Diagnostic::error(format!("templates/{name}"), 0, 0, format!("cannot read template: {e}"))),
+                        Err(e) => diags.push(Diagnostic::error(
+                            format!("templates/{name}"),
+                            0,
+                            0,
+                            format!("cannot read template: {e}"),
+                        )),
                     }
                 }
             }
-            Err(e) => diags.push(Diagnostic::error("templates", 0, 0, format!("cannot read the templates directory: {e}"))),
+            Err(e) => diags.push(Diagnostic::error(
+                "templates",
+                0,
+                0,
+                format!("cannot read the templates directory: {e}"),
+            )),
         }
     }
     if !diags.is_empty() {
@@ -62,7 +93,10 @@ pub fn load_templates(book_root: &Path) -> Result<tera::Tera, Vec<Diagnostic>> {
     // Tera's default also escapes `/`, which makes every URL attribute unreadable; `&<>"'`
     // is what HTML text and quoted attributes need.
     tera.set_escape_fn(crate::render::markdown::escape);
-    let all: Vec<(&str, &str)> = sources.iter().map(|(n, (_, s))| (n.as_str(), s.as_str())).collect();
+    let all: Vec<(&str, &str)> = sources
+        .iter()
+        .map(|(n, (_, s))| (n.as_str(), s.as_str()))
+        .collect();
     tera.add_raw_templates(all).map_err(|e| {
         // Tera names the failing template in its message: point at that file.
         let text = e.to_string();
@@ -88,12 +122,20 @@ pub fn template_diagnostic(file: &str, e: &tera::Error) -> Diagnostic {
         .split(" --> ")
         .nth(1)
         .and_then(|rest| {
-            let mut it = rest.split(|c: char| !c.is_ascii_digit()).filter(|s| !s.is_empty());
+            let mut it = rest
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|s| !s.is_empty());
             Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
         })
         .unwrap_or((0, 0));
-    let message = chain.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ");
-    Diagnostic::error(file, line, col, format!("template error: {message}")).with_hint("fix the template syntax (Tera, like Jinja2)")
+    let message = chain
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    Diagnostic::error(file, line, col, format!("template error: {message}"))
+        .with_hint("fix the template syntax (Tera, like Jinja2)")
 }
 
 /// Site-wide values every page sees.
@@ -198,11 +240,21 @@ struct EntryView<'a> {
 pub type OutputFile = (String, Vec<u8>);
 
 /// Renders every page. `bodies[i]` is the rendered body of `entries[i]`.
-pub fn render_all(tera: &tera::Tera, config: &Config, site: &SiteContext, entries: &[Entry], bodies: &[RenderedBody]) -> Result<Vec<OutputFile>, Vec<Diagnostic>> {
-    let by_id: std::collections::HashMap<&str, &Entry> = entries.iter().map(|e| (e.id.as_str(), e)).collect();
+pub fn render_all(
+    tera: &tera::Tera,
+    config: &Config,
+    site: &SiteContext,
+    entries: &[Entry],
+    bodies: &[RenderedBody],
+) -> Result<Vec<OutputFile>, Vec<Diagnostic>> {
+    let by_id: std::collections::HashMap<&str, &Entry> =
+        entries.iter().map(|e| (e.id.as_str(), e)).collect();
     let mut by_connector: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, e) in entries.iter().enumerate() {
-        by_connector.entry(e.fm.connector.as_str()).or_default().push(i);
+        by_connector
+            .entry(e.fm.connector.as_str())
+            .or_default()
+            .push(i);
     }
     let kinds = config.kinds();
     let base = |page: &str, title: &str, connector: &str| {
@@ -220,12 +272,18 @@ pub fn render_all(tera: &tera::Tera, config: &Config, site: &SiteContext, entrie
         .zip(bodies.par_iter())
         .map(|(e, body)| {
             let siblings = &by_connector[e.fm.connector.as_str()];
-            let pos = siblings.iter().position(|&i| std::ptr::eq(&entries[i], e)).unwrap_or(0);
+            let pos = siblings
+                .iter()
+                .position(|&i| std::ptr::eq(&entries[i], e))
+                .unwrap_or(0);
             let link = |i: usize| EntryLink::of(&entries[i]);
             let mut ctx = base(&e.url, &e.fm.title, &e.fm.connector);
             ctx.insert("prev", &pos.checked_sub(1).map(|p| link(siblings[p])));
             ctx.insert("next", &siblings.get(pos + 1).map(|&n| link(n)));
-            ctx.insert("connector_entries", &siblings.iter().map(|&i| link(i)).collect::<Vec<_>>());
+            ctx.insert(
+                "connector_entries",
+                &siblings.iter().map(|&i| link(i)).collect::<Vec<_>>(),
+            );
             let view = EntryView {
                 id: &e.id,
                 title: &e.fm.title,
@@ -245,13 +303,22 @@ pub fn render_all(tera: &tera::Tera, config: &Config, site: &SiteContext, entrie
                     })
                     .collect(),
                 tags: &e.fm.tags,
-                related: e.fm.related.iter().filter_map(|r| by_id.get(r.as_str())).map(|r| EntryLink::of(r)).collect(),
+                related: e
+                    .fm
+                    .related
+                    .iter()
+                    .filter_map(|r| by_id.get(r.as_str()))
+                    .map(|r| EntryLink::of(r))
+                    .collect(),
                 updated: e.fm.updated.as_deref(),
                 html: &body.html,
                 toc: &body.toc,
                 edit_url: config.output.html.edit_url_template.as_ref().map(|t| {
                     let src = config.book.src.to_string_lossy().replace('\\', "/");
-                    t.replace("{path}", &format!("{}/{}", src.trim_end_matches('/'), e.rel_path))
+                    t.replace(
+                        "{path}",
+                        &format!("{}/{}", src.trim_end_matches('/'), e.rel_path),
+                    )
                 }),
                 source_path: &e.rel_path,
             };
@@ -269,40 +336,82 @@ pub fn render_all(tera: &tera::Tera, config: &Config, site: &SiteContext, entrie
         }
     }
 
-    let mut push = |path: String, template: &str, ctx: &tera::Context| match render(tera, template, ctx) {
-        Ok(html) => out.push((path, html.into_bytes())),
-        Err(d) => diags.push(d),
-    };
+    let mut push =
+        |path: String, template: &str, ctx: &tera::Context| match render(tera, template, ctx) {
+            Ok(html) => out.push((path, html.into_bytes())),
+            Err(d) => diags.push(d),
+        };
 
     // Home.
     let mut recent: Vec<&Entry> = entries.iter().filter(|e| e.fm.updated.is_some()).collect();
-    recent.sort_by(|a, b| b.fm.updated.cmp(&a.fm.updated).then_with(|| a.id.cmp(&b.id)));
+    recent.sort_by(|a, b| {
+        b.fm.updated
+            .cmp(&a.fm.updated)
+            .then_with(|| a.id.cmp(&b.id))
+    });
     let mut ctx = base("index.html", &site.title, "");
-    ctx.insert("recent", &recent.iter().take(10).map(|e| EntryLink::of(e)).collect::<Vec<_>>());
+    ctx.insert(
+        "recent",
+        &recent
+            .iter()
+            .take(10)
+            .map(|e| EntryLink::of(e))
+            .collect::<Vec<_>>(),
+    );
     push("index.html".into(), "index.html", &ctx);
 
     // Connector listings, grouped by kind in the configured kind order.
     for nav in &site.connectors {
-        let Some(idx) = by_connector.get(nav.slug.as_str()) else { continue };
+        let Some(idx) = by_connector.get(nav.slug.as_str()) else {
+            continue;
+        };
         let groups: Vec<(String, Vec<EntryLink>)> = kinds
             .iter()
-            .map(|k| (k.clone(), idx.iter().filter(|&&i| &entries[i].fm.kind == k).map(|&i| EntryLink::of(&entries[i])).collect::<Vec<_>>()))
+            .map(|k| {
+                (
+                    k.clone(),
+                    idx.iter()
+                        .filter(|&&i| &entries[i].fm.kind == k)
+                        .map(|&i| EntryLink::of(&entries[i]))
+                        .collect::<Vec<_>>(),
+                )
+            })
             .filter(|(_, v)| !v.is_empty())
             .collect();
         let page = nav.url.clone();
         let mut ctx = base(&page, &nav.name, &nav.slug);
         ctx.insert("connector", nav);
         ctx.insert("groups", &groups);
-        ctx.insert("connector_entries", &idx.iter().map(|&i| EntryLink::of(&entries[i])).collect::<Vec<_>>());
+        ctx.insert(
+            "connector_entries",
+            &idx.iter()
+                .map(|&i| EntryLink::of(&entries[i]))
+                .collect::<Vec<_>>(),
+        );
         push(page, "connector.html", &ctx);
     }
 
     // Error index, A–Z by the first letter of each error string.
-    let mut errors: Vec<(String, EntryLink)> = entries.iter().flat_map(|e| e.fm.errors.iter().map(move |s| (s.clone(), EntryLink::of(e)))).collect();
-    errors.sort_by(|a, b| sort_key(&a.0).cmp(&sort_key(&b.0)).then_with(|| a.1.id.cmp(&b.1.id)));
+    let mut errors: Vec<(String, EntryLink)> = entries
+        .iter()
+        .flat_map(|e| {
+            e.fm.errors
+                .iter()
+                .map(move |s| (s.clone(), EntryLink::of(e)))
+        })
+        .collect();
+    errors.sort_by(|a, b| {
+        sort_key(&a.0)
+            .cmp(&sort_key(&b.0))
+            .then_with(|| a.1.id.cmp(&b.1.id))
+    });
     let mut letters: Vec<(String, Vec<(String, EntryLink)>)> = Vec::new();
     for (err, link) in errors {
-        let letter = sort_key(&err).chars().next().filter(char::is_ascii_alphabetic).map_or("#".to_string(), |c| c.to_ascii_uppercase().to_string());
+        let letter = sort_key(&err)
+            .chars()
+            .next()
+            .filter(char::is_ascii_alphabetic)
+            .map_or("#".to_string(), |c| c.to_ascii_uppercase().to_string());
         match letters.last_mut() {
             Some((l, items)) if *l == letter => items.push((err, link)),
             _ => letters.push((letter, vec![(err, link)])),
@@ -332,7 +441,11 @@ pub fn render_all(tera: &tera::Tera, config: &Config, site: &SiteContext, entrie
     for e in entries {
         for a in &e.fm.aliases {
             let a = a.trim_start_matches('/');
-            let path = if a.ends_with(".html") { a.to_string() } else { format!("{}/index.html", a.trim_end_matches('/')) };
+            let path = if a.ends_with(".html") {
+                a.to_string()
+            } else {
+                format!("{}/index.html", a.trim_end_matches('/'))
+            };
             let mut ctx = base(&path, &e.fm.title, "");
             ctx.insert("target", &relative_url(&path, &e.url));
             push(path, "redirect.html", &ctx);
@@ -343,26 +456,55 @@ pub fn render_all(tera: &tera::Tera, config: &Config, site: &SiteContext, entrie
     let mut feed: Vec<&Entry> = recent.clone();
     feed.truncate(50);
     let mut ctx = base("atom.xml", &site.title, "");
-    ctx.insert("feed_id", &format!("urn:kbook:{}", crate::render::markdown::slugify(&site.title)));
-    ctx.insert("feed_entries", &feed.iter().map(|e| EntryLink::of(e)).collect::<Vec<_>>());
-    ctx.insert("feed_updated", &recent.first().and_then(|e| e.fm.updated.clone()).unwrap_or_else(|| "1970-01-01".into()));
+    ctx.insert(
+        "feed_id",
+        &format!(
+            "urn:kbook:{}",
+            crate::render::markdown::slugify(&site.title)
+        ),
+    );
+    ctx.insert(
+        "feed_entries",
+        &feed.iter().map(|e| EntryLink::of(e)).collect::<Vec<_>>(),
+    );
+    ctx.insert(
+        "feed_updated",
+        &recent
+            .first()
+            .and_then(|e| e.fm.updated.clone())
+            .unwrap_or_else(|| "1970-01-01".into()),
+    );
     push("atom.xml".into(), "atom.xml", &ctx);
     if site.site_url.is_some() {
-        let mut pages: Vec<String> = vec!["index.html".into(), "errors.html".into(), "tags.html".into(), "search.html".into()];
+        let mut pages: Vec<String> = vec![
+            "index.html".into(),
+            "errors.html".into(),
+            "tags.html".into(),
+            "search.html".into(),
+        ];
         pages.extend(site.connectors.iter().map(|c| c.url.clone()));
         let mut ctx = base("sitemap.xml", &site.title, "");
         ctx.insert("pages", &pages);
-        ctx.insert("entries", &entries.iter().map(EntryLink::of).collect::<Vec<_>>());
+        ctx.insert(
+            "entries",
+            &entries.iter().map(EntryLink::of).collect::<Vec<_>>(),
+        );
         push("sitemap.xml".into(), "sitemap.xml", &ctx);
     }
 
-    if diags.is_empty() { Ok(out) } else { Err(diags) }
+    if diags.is_empty() {
+        Ok(out)
+    } else {
+        Err(diags)
+    }
 }
 
 fn sort_key(s: &str) -> String {
-    s.trim_start_matches(|c: char| !c.is_alphanumeric()).to_lowercase()
+    s.trim_start_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase()
 }
 
 fn render(tera: &tera::Tera, template: &str, ctx: &tera::Context) -> Result<String, Diagnostic> {
-    tera.render(template, ctx).map_err(|e| template_diagnostic(&format!("templates/{template}"), &e))
+    tera.render(template, ctx)
+        .map_err(|e| template_diagnostic(&format!("templates/{template}"), &e))
 }

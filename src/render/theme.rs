@@ -40,7 +40,10 @@ fn scope(css: &str, prefix: &str) -> String {
                 let comment_end = selectors.rfind("*/").map_or(0, |i| i + 2);
                 let (comment, sel) = selectors.split_at(comment_end);
                 out.push_str(comment);
-                let scoped: Vec<String> = sel.split(',').map(|s| format!("{prefix}{}", s.trim())).collect();
+                let scoped: Vec<String> = sel
+                    .split(',')
+                    .map(|s| format!("{prefix}{}", s.trim()))
+                    .collect();
                 out.push_str(&scoped.join(", "));
                 out.push_str(" {");
                 out.push_str(body);
@@ -54,15 +57,25 @@ fn scope(css: &str, prefix: &str) -> String {
 /// The static files of a build: built-ins, generated highlight.css, then the book's
 /// `static/` directory over them. Paths are relative to `static/`.
 pub fn static_files(book_root: &Path) -> std::io::Result<Vec<(String, Vec<u8>)>> {
-    let mut files: std::collections::BTreeMap<String, Vec<u8>> = BUILTIN_STATIC.iter().map(|(p, b)| (p.to_string(), b.to_vec())).collect();
+    let mut files: std::collections::BTreeMap<String, Vec<u8>> = BUILTIN_STATIC
+        .iter()
+        .map(|(p, b)| (p.to_string(), b.to_vec()))
+        .collect();
     files.insert("highlight.css".into(), highlight_css().into_bytes());
     let dir = book_root.join("static");
     if dir.is_dir() {
-        for item in walkdir::WalkDir::new(&dir).follow_links(false).sort_by_file_name() {
+        for item in walkdir::WalkDir::new(&dir)
+            .follow_links(false)
+            .sort_by_file_name()
+        {
             let item = item.map_err(std::io::Error::other)?;
             if item.file_type().is_file() {
                 let rel = item.path().strip_prefix(&dir).unwrap_or(item.path());
-                let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+                let rel = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
                 files.insert(rel, std::fs::read(item.path())?);
             }
         }
@@ -76,7 +89,10 @@ mod tests {
 
     #[test]
     fn dark_rules_are_scoped() {
-        let s = scope("/* c */\n.hl-a, .hl-b {\n color: red;\n}\n.hl-c { x: y; }", "[d] ");
+        let s = scope(
+            "/* c */\n.hl-a, .hl-b {\n color: red;\n}\n.hl-c { x: y; }",
+            "[d] ",
+        );
         assert!(s.contains("[d] .hl-a, [d] .hl-b {"), "{s}");
         assert!(s.contains("[d] .hl-c {"), "{s}");
         let css = highlight_css();

@@ -1,0 +1,514 @@
+//! Search: the assets `kbook build` writes (packed index, browser module, file:// wrappers,
+//! loader script) and the `kbook search` / `kbook eval` commands over a built book.
+
+use anyhow::{Context, Result, bail};
+use kbook_search::version::{VersionMatch, parse_product_version};
+use kbook_search::{BookIndex, EntryDoc, SearchOptions, SearchResults, Tuning};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The browser search module, built for wasm32 by the root build script.
+static WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kbook_search_wasm.wasm"));
+/// The page-side loader and UI.
+static SEARCH_JS: &str = include_str!("../static/search.js");
+
+/// Files the build writes for search, and where pages find them.
+#[derive(Debug, Clone)]
+pub struct SearchAssets {
+    /// (path relative to the site root, bytes).
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Paths for the `kbook-search` meta tag.
+    pub meta: SearchMeta,
+}
+
+/// Paths (relative to the site root) of the search assets, as the page script reads them.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchMeta {
+    /// The packed index (`search/index.<hash>.bin`).
+    pub index: String,
+    /// The browser module (`search/kbook-search.<hash>.wasm`).
+    pub wasm: String,
+    /// The index as a script, for file:// (`search/index.<hash>.js`).
+    pub index_js: String,
+    /// The module as a script, for file:// (`search/kbook-search.<hash>.js`).
+    pub wasm_js: String,
+}
+
+fn short_hash(bytes: &[u8]) -> String {
+    let d = Sha256::digest(bytes);
+    d.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// A script that stores `bytes` (base64) under `key` in `window.__kbookAssets`; file:// pages
+/// cannot fetch, but they can load scripts.
+fn js_wrapper(key: &str, bytes: &[u8]) -> Result<Vec<u8>> {
+    use base64::Engine as _;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(bytes);
+    let key_json = serde_json::to_string(key)?;
+    Ok(
+        format!("(window.__kbookAssets = window.__kbookAssets || {{}})[{key_json}] = \"{b64}\";\n")
+            .into_bytes(),
+    )
+}
+
+/// Builds the packed index and the other search assets for `docs`.
+pub fn build_search_assets(docs: &[EntryDoc]) -> Result<SearchAssets> {
+    let index = kbook_search::build_packed_index(docs).context("cannot build the search index")?;
+    // Refuse to ship an index the reader cannot open.
+    BookIndex::open(index.clone()).context("the freshly built search index does not open")?;
+    let index_path = format!("search/index.{}.bin", short_hash(&index));
+    let wasm_path = format!("search/kbook-search.{}.wasm", short_hash(WASM));
+    let index_js = js_wrapper(&index_path, &index)?;
+    let wasm_js = js_wrapper(&wasm_path, WASM)?;
+    let index_js_path = format!("search/index.{}.js", short_hash(&index_js));
+    let wasm_js_path = format!("search/kbook-search.{}.js", short_hash(&wasm_js));
+    let meta = SearchMeta {
+        index: index_path.clone(),
+        wasm: wasm_path.clone(),
+        index_js: index_js_path.clone(),
+        wasm_js: wasm_js_path.clone(),
+    };
+    let files = vec![
+        (index_path, index),
+        (wasm_path, WASM.to_vec()),
+        (index_js_path, index_js),
+        (wasm_js_path, wasm_js),
+        (
+            "search/search.js".to_string(),
+            SEARCH_JS.as_bytes().to_vec(),
+        ),
+    ];
+    Ok(SearchAssets { files, meta })
+}
+
+// ------------------------------------------------------------------ locating a built index
+
+#[derive(Deserialize, Default)]
+struct BookToml {
+    #[serde(default)]
+    build: BuildSection,
+}
+
+#[derive(Deserialize, Default)]
+struct BuildSection {
+    #[serde(rename = "build-dir")]
+    build_dir: Option<PathBuf>,
+}
+
+/// Finds `search/index.*.bin` in the book's build directory (newest if several).
+fn find_index(book: &Path) -> Result<PathBuf> {
+    let toml_path = book.join("book.toml");
+    let build_dir = match std::fs::read_to_string(&toml_path) {
+        Ok(text) => {
+            let parsed: BookToml = toml::from_str(&text)
+                .with_context(|| format!("cannot parse {}", toml_path.display()))?;
+            parsed
+                .build
+                .build_dir
+                .unwrap_or_else(|| PathBuf::from("book"))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            bail!("no book.toml in {}: pass --book DIR", book.display())
+        }
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", toml_path.display())),
+    };
+    let dir = book.join(build_dir).join("search");
+    let entries = std::fs::read_dir(&dir).with_context(|| {
+        format!(
+            "no search index in {}: run `kbook build` first",
+            dir.display()
+        )
+    })?;
+    let mut found: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
+    for e in entries {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("index.") && name.ends_with(".bin") {
+            let modified = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            found.push((modified, e.path()));
+        }
+    }
+    found.sort();
+    match found.pop() {
+        Some((_, p)) => Ok(p),
+        None => bail!(
+            "no search/index.*.bin in {}: run `kbook build` first",
+            dir.display()
+        ),
+    }
+}
+
+fn open_book(book: &Path) -> Result<BookIndex> {
+    let path = find_index(book)?;
+    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    BookIndex::open(bytes)
+        .with_context(|| format!("cannot open {}: rebuild the book", path.display()))
+}
+
+// ------------------------------------------------------------------ kbook search
+
+/// `kbook search`: search the built book from a terminal.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SearchArgs {
+    /// The query: words, an error message, or a pasted line (quote it in the shell).
+    pub query: Vec<String>,
+    /// Read the query from standard input (e.g. `kubectl logs pod | kbook search --stdin`).
+    #[arg(long)]
+    pub stdin: bool,
+    /// Print JSON (`{"hits": [...], "confident": bool}`).
+    #[arg(long)]
+    pub json: bool,
+    /// Maximum number of results.
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+    /// Only entries of this connector.
+    #[arg(long)]
+    pub connector: Option<String>,
+    /// Only entries of this kind.
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Your product version, e.g. `vvr=8.0.7`: hides entries that do not affect it.
+    #[arg(long, value_name = "PRODUCT=VERSION")]
+    pub version: Option<String>,
+    /// Show which fields and terms scored for each result.
+    #[arg(long)]
+    pub explain: bool,
+    /// The book's root directory (with book.toml).
+    #[arg(long, default_value = ".")]
+    pub book: PathBuf,
+}
+
+fn read_query(args: &SearchArgs) -> Result<String> {
+    let mut q = args.query.join(" ");
+    if args.stdin {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .context("cannot read standard input")?;
+        // Logs are not always UTF-8; keep what can be read.
+        let text = String::from_utf8_lossy(&buf);
+        if !q.is_empty() {
+            q.push('\n');
+        }
+        q.push_str(&text);
+    }
+    Ok(q)
+}
+
+/// Runs `kbook search`.
+pub fn run_search(args: &SearchArgs) -> Result<ExitCode> {
+    let query = read_query(args)?;
+    if query.trim().is_empty() {
+        bail!("empty query: pass words to search for, or --stdin to read a paste");
+    }
+    let version = match &args.version {
+        Some(v) => Some(parse_product_version(v).with_context(|| {
+            format!("bad --version `{v}`: expected PRODUCT=VERSION, e.g. vvr=8.0.7")
+        })?),
+        None => None,
+    };
+    let index = open_book(&args.book)?;
+    let opts = SearchOptions {
+        limit: args.limit.max(1),
+        connector: args.connector.clone(),
+        kind: args.kind.clone(),
+        version,
+        explain: args.explain,
+        tuning: Tuning::default(),
+    };
+    let results = index.search(&query, &opts)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&results)?);
+    } else {
+        print_results(&results, args.explain);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_results(r: &SearchResults, explain: bool) {
+    if r.hits.is_empty() {
+        println!("No entries match.");
+        return;
+    }
+    if !r.confident {
+        println!("No confident match; closest entries:");
+    }
+    for (i, h) in r.hits.iter().enumerate() {
+        println!(
+            "{:>2}. {}  [{} · {}]  score {:.2}",
+            i + 1,
+            h.title,
+            h.connector,
+            h.kind,
+            h.score
+        );
+        println!("    {}", h.url);
+        if let Some(e) = &h.matched_error {
+            println!("    matched: {}", one_line(e, 160));
+        }
+        match (h.version_match, &h.fixed_in) {
+            (Some(VersionMatch::Affected), Some(f)) => {
+                println!("    affects your version; fixed in {f}")
+            }
+            (Some(VersionMatch::Affected), None) => println!("    affects your version"),
+            _ => {}
+        }
+        if explain && let Some(x) = &h.explain {
+            for line in x.lines() {
+                println!("      {line}");
+            }
+        }
+    }
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        flat
+    } else {
+        let cut: String = flat.chars().take(max).collect();
+        format!("{cut}…")
+    }
+}
+
+// ------------------------------------------------------------------ kbook eval
+
+/// `kbook eval`: run labelled queries and report top-1, MRR@10 and recall@5.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EvalArgs {
+    /// JSONL file: one `{"q": ..., "expect": [ids], "style": ...}` per line.
+    #[arg(long)]
+    pub queries: PathBuf,
+    /// Print JSON (`{"n", "top1", "mrr10", "recall5", "by_style", "misses"}`).
+    #[arg(long)]
+    pub json: bool,
+    /// The book's root directory (with book.toml).
+    #[arg(long, default_value = ".")]
+    pub book: PathBuf,
+    /// Switch a ranking part off (ablation): paste-splitting, rarity-cut, phrase-pairs, typo.
+    #[arg(long, value_name = "PART")]
+    pub ablate: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct LabelledQuery {
+    q: String,
+    expect: Vec<String>,
+    #[serde(default)]
+    style: Option<String>,
+}
+
+/// Aggregated metrics.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Metrics {
+    /// Number of queries.
+    pub n: usize,
+    /// Share of queries whose first hit is expected.
+    pub top1: f64,
+    /// Mean reciprocal rank of the first expected hit within the top 10.
+    pub mrr10: f64,
+    /// Mean share of expected ids within the top 5.
+    pub recall5: f64,
+}
+
+#[derive(Default)]
+struct Acc {
+    n: usize,
+    top1: f64,
+    rr: f64,
+    recall: f64,
+}
+
+impl Acc {
+    fn add(&mut self, rank: Option<usize>, recall: f64) {
+        self.n += 1;
+        if rank == Some(1) {
+            self.top1 += 1.0;
+        }
+        if let Some(r) = rank.filter(|&r| r <= 10) {
+            self.rr += 1.0 / r as f64;
+        }
+        self.recall += recall;
+    }
+    fn metrics(&self) -> Metrics {
+        let n = self.n.max(1) as f64;
+        Metrics {
+            n: self.n,
+            top1: self.top1 / n,
+            mrr10: self.rr / n,
+            recall5: self.recall / n,
+        }
+    }
+}
+
+/// One query whose first hit was not expected.
+#[derive(Debug, Clone, Serialize)]
+pub struct Miss {
+    /// The query.
+    pub q: String,
+    /// Its style.
+    pub style: String,
+    /// Expected ids.
+    pub expect: Vec<String>,
+    /// Rank of the first expected id (1-based), if within the results.
+    pub rank: Option<usize>,
+    /// The top results' ids.
+    pub got: Vec<String>,
+}
+
+/// The eval report.
+#[derive(Debug, Clone, Serialize)]
+pub struct EvalReport {
+    /// Number of queries.
+    pub n: usize,
+    /// Overall top-1.
+    pub top1: f64,
+    /// Overall MRR@10.
+    pub mrr10: f64,
+    /// Overall recall@5.
+    pub recall5: f64,
+    /// The same per query style.
+    pub by_style: BTreeMap<String, Metrics>,
+    /// Queries whose first hit was wrong.
+    pub misses: Vec<Miss>,
+}
+
+fn tuning_from_ablations(ablate: &[String]) -> Result<Tuning> {
+    let mut t = Tuning::default();
+    for a in ablate {
+        match a.as_str() {
+            "paste-splitting" => t.paste_splitting = false,
+            "rarity-cut" => t.rarity_cut = false,
+            "phrase-pairs" => t.phrase_pairs = false,
+            "typo" => t.typo_tolerance = false,
+            other => bail!(
+                "unknown --ablate part `{other}`: use paste-splitting, rarity-cut, phrase-pairs or typo"
+            ),
+        }
+    }
+    Ok(t)
+}
+
+/// Runs labelled queries against an opened index.
+pub fn evaluate(
+    index: &BookIndex,
+    queries: &[(String, Vec<String>, String)],
+    tuning: &Tuning,
+) -> Result<EvalReport> {
+    let mut all = Acc::default();
+    let mut styles: BTreeMap<String, Acc> = BTreeMap::new();
+    let mut misses = Vec::new();
+    for (q, expect, style) in queries {
+        let opts = SearchOptions {
+            limit: 10,
+            tuning: tuning.clone(),
+            ..Default::default()
+        };
+        let r = index.search(q, &opts)?;
+        let ids: Vec<&str> = r.hits.iter().map(|h| h.id.as_str()).collect();
+        let rank = ids
+            .iter()
+            .position(|id| expect.iter().any(|e| e == id))
+            .map(|p| p + 1);
+        let recall = if expect.is_empty() {
+            0.0
+        } else {
+            expect
+                .iter()
+                .filter(|e| ids.iter().take(5).any(|id| id == e))
+                .count() as f64
+                / expect.len() as f64
+        };
+        all.add(rank, recall);
+        styles.entry(style.clone()).or_default().add(rank, recall);
+        if rank != Some(1) {
+            misses.push(Miss {
+                q: q.clone(),
+                style: style.clone(),
+                expect: expect.clone(),
+                rank,
+                got: ids.iter().take(3).map(|s| s.to_string()).collect(),
+            });
+        }
+    }
+    let m = all.metrics();
+    Ok(EvalReport {
+        n: m.n,
+        top1: m.top1,
+        mrr10: m.mrr10,
+        recall5: m.recall5,
+        by_style: styles
+            .iter()
+            .map(|(k, v)| (k.clone(), v.metrics()))
+            .collect(),
+        misses,
+    })
+}
+
+/// Reads a JSONL query file: (query, expected ids, style).
+pub fn read_queries(path: &Path) -> Result<Vec<(String, Vec<String>, String)>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let q: LabelledQuery = serde_json::from_str(line)
+            .with_context(|| format!("{}:{}: not a query line", path.display(), i + 1))?;
+        out.push((
+            q.q,
+            q.expect,
+            q.style.unwrap_or_else(|| "unlabelled".to_string()),
+        ));
+    }
+    Ok(out)
+}
+
+/// Runs `kbook eval`.
+pub fn run_eval(args: &EvalArgs) -> Result<ExitCode> {
+    let tuning = tuning_from_ablations(&args.ablate)?;
+    let queries = read_queries(&args.queries)?;
+    let index = open_book(&args.book)?;
+    let report = evaluate(&index, &queries, &tuning)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{:<14} {:>5} {:>7} {:>7} {:>9}",
+        "style", "n", "top1", "MRR@10", "recall@5"
+    );
+    for (style, m) in &report.by_style {
+        println!(
+            "{:<14} {:>5} {:>7.3} {:>7.3} {:>9.3}",
+            style, m.n, m.top1, m.mrr10, m.recall5
+        );
+    }
+    println!(
+        "{:<14} {:>5} {:>7.3} {:>7.3} {:>9.3}",
+        "all", report.n, report.top1, report.mrr10, report.recall5
+    );
+    if !report.misses.is_empty() {
+        println!("\nmisses ({}):", report.misses.len());
+        for m in &report.misses {
+            let rank = m.rank.map_or_else(|| "-".to_string(), |r| r.to_string());
+            println!(
+                "  [{}] rank {}  expect {}  got {}",
+                m.style,
+                rank,
+                m.expect.join(","),
+                m.got.join(",")
+            );
+            println!("      {}", one_line(&m.q, 140));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

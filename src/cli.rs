@@ -125,14 +125,18 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             open,
             dest,
         } => {
-            let code = build(&args, dest.clone(), false);
-            if code != ExitCode::SUCCESS {
-                return Ok(code);
-            }
             let config =
                 crate::config::Config::load(&args.book).map_err(|d| anyhow::anyhow!(join(&d)))?;
             let dest = dest.unwrap_or_else(|| config.build_dir());
-            crate::serve::serve(&dest, &bind, port, open)?;
+            crate::serve::serve(&crate::serve::ServeOptions {
+                book: args.book.clone(),
+                dest,
+                bind,
+                port,
+                open,
+                format: args.message_format,
+                deny_warnings: args.deny_warnings,
+            })?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Search(args) => crate::index::run_search(&args),

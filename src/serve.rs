@@ -1,11 +1,26 @@
-//! A small static file server for the built site (loopback by default).
+//! `kbook serve`: builds, serves the site on loopback, watches the book and rebuilds on
+//! change, and reloads open pages over server-sent events. A failed rebuild never stops the
+//! server: the terminal and an overlay in the page show the same diagnostics until the next
+//! good build.
 //!
 //! Requests are confined to the site directory: the path is percent-decoded, `..` and
 //! absolute segments are refused, and the resolved file must stay inside the root after
 //! following links.
 
+use crate::cli::{MessageFormat, print_diagnostics};
+use crate::diagnostic::Diagnostic;
+use crate::site::IncrementalSite;
 use anyhow::{Context, Result};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Path of the server-sent events stream.
+pub const EVENTS_PATH: &str = "/__kbook/events";
+/// Path of the live-reload client script (injected into HTML responses only when serving).
+pub const CLIENT_PATH: &str = "/__kbook/livereload.js";
+const CLIENT_JS: &str = include_str!("../static/livereload.js");
 
 /// Content type by file extension (including `application/wasm`, which streaming
 /// compilation requires).
@@ -25,7 +40,6 @@ pub fn content_type(path: &Path) -> &'static str {
         "jpg" | "jpeg" => "image/jpeg",
         "xml" => "application/xml; charset=utf-8",
         "txt" => "text/plain; charset=utf-8",
-        "bin" => "application/octet-stream",
         _ => "application/octet-stream",
     }
 }
@@ -68,51 +82,340 @@ fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// Serves `root` on `bind:port` until the process is stopped.
-pub fn serve(root: &Path, bind: &str, port: u16, open: bool) -> Result<()> {
-    let loopback = bind == "127.0.0.1" || bind == "::1" || bind == "localhost";
-    if !loopback {
-        eprintln!("warning: serving on {bind}: the site is reachable from other machines");
+/// The state open pages follow: a build generation and, when the last build failed, its
+/// diagnostics.
+#[derive(Debug, Default)]
+pub struct LiveState {
+    inner: Mutex<(u64, Option<Vec<Diagnostic>>)>,
+    changed: Condvar,
+}
+
+impl LiveState {
+    /// Records a build result and wakes every waiting event stream.
+    pub fn publish(&self, errors: Option<Vec<Diagnostic>>) {
+        if let Ok(mut g) = self.inner.lock() {
+            g.0 += 1;
+            g.1 = errors;
+        }
+        self.changed.notify_all();
     }
-    let server = tiny_http::Server::http((bind, port))
-        .map_err(|e| anyhow::anyhow!("cannot listen on {bind}:{port}: {e}"))?;
-    let addr = server
-        .server_addr()
-        .to_ip()
-        .context("the server has no IP address")?;
-    let url = format!("http://{addr}/");
-    eprintln!("serving {} at {url} (Ctrl-C to stop)", root.display());
-    if open {
-        open_browser(&url);
+
+    fn snapshot(&self) -> (u64, Option<Vec<Diagnostic>>) {
+        self.inner.lock().map(|g| g.clone()).unwrap_or_default()
     }
-    for request in server.incoming_requests() {
-        let response = respond(root, request.url());
-        let _ = request.respond(response);
+
+    /// Waits until the generation differs from `seen` or `timeout` passes.
+    fn wait(&self, seen: u64, timeout: Duration) -> (u64, Option<Vec<Diagnostic>>) {
+        let Ok(guard) = self.inner.lock() else {
+            return (seen, None);
+        };
+        match self
+            .changed
+            .wait_timeout_while(guard, timeout, |g| g.0 == seen)
+        {
+            Ok((g, _)) => g.clone(),
+            Err(_) => (seen, None),
+        }
+    }
+}
+
+/// One server-sent event: `reload` after a good build, `error` (JSON diagnostics) after a
+/// failed one.
+pub fn event_payload(generation: u64, errors: &Option<Vec<Diagnostic>>) -> String {
+    match errors {
+        None => format!("event: reload\ndata: {generation}\n\n"),
+        Some(d) => format!(
+            "event: error\ndata: {}\n\n",
+            serde_json::to_string(d).unwrap_or_else(|_| "[]".into())
+        ),
+    }
+}
+
+/// An endless body for the event stream: the current state first (so a page opened during
+/// a broken build shows the overlay), then one event per build, and a comment every 15 s so
+/// a closed connection is noticed and its thread ends.
+struct EventStream {
+    state: Arc<LiveState>,
+    seen: Option<u64>,
+    pending: Vec<u8>,
+}
+
+impl Read for EventStream {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.pending.is_empty() {
+            let (generation, errors) = match self.seen {
+                None => self.state.snapshot(),
+                Some(seen) => self.state.wait(seen, Duration::from_secs(15)),
+            };
+            self.pending = if self.seen == Some(generation) {
+                b": ping\n\n".to_vec()
+            } else if self.seen.is_none() {
+                // First message: an `error` event when broken, else a `hello` that reloads nothing.
+                match &errors {
+                    Some(_) => event_payload(generation, &errors).into_bytes(),
+                    None => format!("event: hello\ndata: {generation}\n\n").into_bytes(),
+                }
+            } else {
+                event_payload(generation, &errors).into_bytes()
+            };
+            self.seen = Some(generation);
+        }
+        let n = buf.len().min(self.pending.len());
+        buf[..n].copy_from_slice(&self.pending[..n]);
+        self.pending.drain(..n);
+        Ok(n)
+    }
+}
+
+/// What `kbook serve` needs.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// Book root.
+    pub book: PathBuf,
+    /// Output directory.
+    pub dest: PathBuf,
+    /// Bind address.
+    pub bind: String,
+    /// Port (0: any free one).
+    pub port: u16,
+    /// Open a browser.
+    pub open: bool,
+    /// Diagnostics format.
+    pub format: MessageFormat,
+    /// Warnings fail a rebuild.
+    pub deny_warnings: bool,
+}
+
+/// A running server: its address and the live state (tests drive it directly).
+pub struct Server {
+    /// `http://127.0.0.1:PORT/`
+    pub url: String,
+    http: Arc<tiny_http::Server>,
+    state: Arc<LiveState>,
+    root: PathBuf,
+}
+
+impl Server {
+    /// Binds the socket.
+    pub fn bind(root: &Path, bind: &str, port: u16) -> Result<Server> {
+        let loopback = bind == "127.0.0.1" || bind == "::1" || bind == "localhost";
+        if !loopback {
+            eprintln!("warning: serving on {bind}: the site is reachable from other machines");
+        }
+        let http = tiny_http::Server::http((bind, port))
+            .map_err(|e| anyhow::anyhow!("cannot listen on {bind}:{port}: {e}"))?;
+        let addr = http
+            .server_addr()
+            .to_ip()
+            .context("the server has no IP address")?;
+        Ok(Server {
+            url: format!("http://{addr}/"),
+            http: Arc::new(http),
+            state: Arc::new(LiveState::default()),
+            root: root.to_path_buf(),
+        })
+    }
+
+    /// The live state, for publishing build results.
+    pub fn state(&self) -> Arc<LiveState> {
+        Arc::clone(&self.state)
+    }
+
+    /// Answers requests until the process ends; each request gets its own thread so event
+    /// streams do not block page loads.
+    pub fn run(&self) {
+        for request in self.http.incoming_requests() {
+            let root = self.root.clone();
+            let state = Arc::clone(&self.state);
+            std::thread::spawn(move || handle(request, &root, state));
+        }
+    }
+}
+
+fn header(k: &str, v: &str) -> Option<tiny_http::Header> {
+    tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).ok()
+}
+
+fn handle(request: tiny_http::Request, root: &Path, state: Arc<LiveState>) {
+    let url = request.url().to_string();
+    let path = url.split(['?', '#']).next().unwrap_or_default();
+    if path == EVENTS_PATH {
+        // Written straight to the socket: tiny_http's chunked encoder would buffer events.
+        let mut stream = EventStream {
+            state,
+            seen: None,
+            pending: Vec::new(),
+        };
+        let mut w = request.into_writer();
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
+        if w.write_all(head.as_bytes())
+            .and_then(|_| w.flush())
+            .is_err()
+        {
+            return;
+        }
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stream.read(&mut buf) {
+            if w.write_all(&buf[..n]).and_then(|_| w.flush()).is_err() {
+                return;
+            }
+        }
+        return;
+    }
+    if path == CLIENT_PATH {
+        let mut r = tiny_http::Response::from_data(CLIENT_JS.as_bytes().to_vec());
+        if let Some(h) = header("Content-Type", "text/javascript; charset=utf-8") {
+            r.add_header(h);
+        }
+        let _ = request.respond(r);
+        return;
+    }
+    let _ = request.respond(static_response(root, &url));
+}
+
+/// The response for a site file, with the live-reload client injected into HTML.
+fn static_response(root: &Path, url: &str) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
+    let (status, path, body) =
+        match resolve(root, url).and_then(|p| std::fs::read(&p).ok().map(|b| (p, b))) {
+            Some((p, b)) => (200, p, b),
+            None => (
+                404,
+                root.join("404.html"),
+                std::fs::read(root.join("404.html")).unwrap_or_else(|_| b"not found".to_vec()),
+            ),
+        };
+    let ctype = content_type(&path);
+    let body = if ctype.starts_with("text/html") {
+        inject_client(body)
+    } else {
+        body
+    };
+    let mut r = tiny_http::Response::from_data(body).with_status_code(status);
+    for h in [
+        header("Content-Type", ctype),
+        header("Cache-Control", "no-cache"),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        r.add_header(h);
+    }
+    r
+}
+
+fn inject_client(body: Vec<u8>) -> Vec<u8> {
+    let tag = format!("<script src=\"{CLIENT_PATH}\" defer></script>");
+    match String::from_utf8(body) {
+        Ok(mut html) => {
+            match html.rfind("</body>") {
+                Some(i) => html.insert_str(i, &tag),
+                None => html.push_str(&tag),
+            }
+            html.into_bytes()
+        }
+        Err(e) => e.into_bytes(),
+    }
+}
+
+/// Builds, serves and watches until the process is stopped.
+pub fn serve(opts: &ServeOptions) -> Result<()> {
+    let mut site = IncrementalSite::new(&opts.book, &opts.dest, opts.deny_warnings);
+    let first = site.rebuild();
+    report(&first, opts.format);
+    let server = Server::bind(&opts.dest, &opts.bind, opts.port)?;
+    let state = server.state();
+    state.publish(first.err());
+    eprintln!(
+        "serving {} at {} (Ctrl-C to stop)",
+        opts.dest.display(),
+        server.url
+    );
+    if opts.open {
+        open_browser(&server.url);
+    }
+    let watched = watch_paths(&opts.book);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        if let Ok(ev) = res {
+            let _ = tx.send(ev);
+        }
+    })
+    .context("cannot watch the book for changes")?;
+    for (path, mode) in &watched {
+        if path.exists() {
+            notify::Watcher::watch(&mut watcher, path, *mode)
+                .with_context(|| format!("cannot watch {}", path.display()))?;
+        }
+    }
+    let dest = opts
+        .dest
+        .canonicalize()
+        .unwrap_or_else(|_| opts.dest.clone());
+    std::thread::spawn(move || server.run());
+    let format = opts.format;
+    loop {
+        let Ok(first_event) = rx.recv() else { break };
+        if !relevant(&first_event, &dest) {
+            continue;
+        }
+        // Debounce: editors write a file in several steps.
+        let deadline = Instant::now() + Duration::from_millis(80);
+        while let Ok(_more) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {}
+        let started = Instant::now();
+        let result = site.rebuild();
+        report(&result, format);
+        if result.is_ok() && format == MessageFormat::Human {
+            eprintln!("rebuilt in {} ms", started.elapsed().as_millis());
+        }
+        state.publish(result.err());
     }
     Ok(())
 }
 
-fn respond(root: &Path, url: &str) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
-    let header = |k: &str, v: &str| tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).ok();
-    match resolve(root, url).and_then(|p| std::fs::read(&p).ok().map(|b| (p, b))) {
-        Some((path, body)) => {
-            let mut r = tiny_http::Response::from_data(body);
-            if let Some(h) = header("Content-Type", content_type(&path)) {
-                r.add_header(h);
+fn relevant(ev: &notify::Event, dest: &Path) -> bool {
+    !matches!(ev.kind, notify::EventKind::Access(_))
+        && ev.paths.iter().any(|p| {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            // Output, editor swap and backup files never trigger a rebuild.
+            !p.starts_with(dest)
+                && !name.starts_with(".#")
+                && !name.ends_with('~')
+                && !name.ends_with(".swp")
+                && !name.ends_with(".swx")
+                && !name.contains(".kbook-")
+        })
+}
+
+/// What `serve` watches: the content, templates and static directories recursively and
+/// `book.toml`.
+pub fn watch_paths(book: &Path) -> Vec<(PathBuf, notify::RecursiveMode)> {
+    let src = crate::config::Config::load(book)
+        .map(|c| c.src_dir())
+        .unwrap_or_else(|_| book.join("content"));
+    vec![
+        (src, notify::RecursiveMode::Recursive),
+        (book.join("templates"), notify::RecursiveMode::Recursive),
+        (book.join("static"), notify::RecursiveMode::Recursive),
+        (book.join("book.toml"), notify::RecursiveMode::NonRecursive),
+    ]
+}
+
+fn report(
+    result: &std::result::Result<crate::site::BuildReport, Vec<Diagnostic>>,
+    format: MessageFormat,
+) {
+    match result {
+        Ok(r) => print_diagnostics(&r.warnings, format),
+        Err(d) => {
+            print_diagnostics(d, format);
+            if format == MessageFormat::Human {
+                eprintln!(
+                    "build failed: the server keeps running; fix the problems and save again"
+                );
             }
-            if let Some(h) = header("Cache-Control", "no-cache") {
-                r.add_header(h);
-            }
-            r
-        }
-        None => {
-            let body =
-                std::fs::read(root.join("404.html")).unwrap_or_else(|_| b"not found".to_vec());
-            let mut r = tiny_http::Response::from_data(body).with_status_code(404);
-            if let Some(h) = header("Content-Type", "text/html; charset=utf-8") {
-                r.add_header(h);
-            }
-            r
         }
     }
 }
@@ -145,5 +448,23 @@ mod tests {
         assert!(resolve(dir.path(), "/%2E%2E%2fCargo.toml").is_none());
         assert!(resolve(dir.path(), "/C:/x").is_none());
         assert!(resolve(dir.path(), "/missing.html").is_none());
+    }
+
+    #[test]
+    fn injects_client_before_body_end() {
+        let out =
+            String::from_utf8(inject_client(b"<html><body>x</body></html>".to_vec())).unwrap();
+        assert_eq!(
+            out,
+            format!("<html><body>x<script src=\"{CLIENT_PATH}\" defer></script></body></html>")
+        );
+    }
+
+    #[test]
+    fn events_carry_reloads_and_errors() {
+        assert_eq!(event_payload(3, &None), "event: reload\ndata: 3\n\n");
+        let d = vec![Diagnostic::error("content/a.md", 2, 3, "bad")];
+        let e = event_payload(4, &Some(d));
+        assert!(e.starts_with("event: error\ndata: [{\"level\":\"error\",\"path\":\"content/a.md\",\"line\":2,\"column\":3"), "{e}");
     }
 }

@@ -88,10 +88,14 @@ impl Drop for Progress {
 
 /// Loads, validates and renders the book in memory. Errors (and warnings when denied) come
 /// back as `Err` with every diagnostic sorted by file and position.
-pub fn render_site(config: &Config, opts: &BuildOptions) -> Result<RenderedSite, Vec<Diagnostic>> {
+pub fn render_site(
+    config: &Config,
+    opts: &BuildOptions,
+    cache: &mut BuildCache,
+) -> Result<RenderedSite, Vec<Diagnostic>> {
     let progress = Progress::new(opts.progress);
     progress.stage("reading entries");
-    let (book, mut diags) = content::load(config);
+    let (book, mut diags) = content::load_cached(config, &mut cache.load);
     progress.stage("loading templates");
     let tera = match pages::load_templates(&config.root) {
         Ok(t) => Some(t),
@@ -101,13 +105,13 @@ pub fn render_site(config: &Config, opts: &BuildOptions) -> Result<RenderedSite,
         }
     };
     progress.stage("rendering markdown");
-    let (bodies, mut link_diags) = render_bodies(&book);
+    let (bodies, mut link_diags) = render_bodies(&book, cache);
     diags.append(&mut link_diags);
     if fails(&diags, opts.deny_warnings) {
         diagnostic::sort(&mut diags);
         return Err(diags);
     }
-    let Some(tera) = tera else {
+    let Some((tera, tera_fp)) = tera else {
         return Err(diags);
     };
 
@@ -118,14 +122,22 @@ pub fn render_site(config: &Config, opts: &BuildOptions) -> Result<RenderedSite,
         .zip(&bodies)
         .map(|(e, b)| entry_doc(e, b))
         .collect();
-    let assets = crate::index::build_search_assets(&docs).map_err(|e| {
-        vec![Diagnostic::error(
-            "(search index)",
-            0,
-            0,
-            format!("cannot build the search index: {e:#}"),
-        )]
-    })?;
+    // The index is rebuilt only when an indexed field changed (not for template edits).
+    let docs_fp = fingerprint(&format!("{docs:?}"));
+    let assets = match cache.index.take() {
+        Some((fp, assets)) if fp == docs_fp => assets,
+        _ => crate::index::build_search_assets(&docs).map_err(|e| {
+            vec![Diagnostic::error(
+                "(search index)",
+                0,
+                0,
+                format!("cannot build the search index: {e:#}"),
+            )]
+        })?,
+    };
+    if cache.keep {
+        cache.index = Some((docs_fp, assets.clone()));
+    }
 
     progress.stage("rendering pages");
     let statics = theme::static_files(&config.root).map_err(|e| {
@@ -136,11 +148,23 @@ pub fn render_site(config: &Config, opts: &BuildOptions) -> Result<RenderedSite,
     })?;
     let version_of: Vec<&(String, Vec<u8>)> = statics.iter().chain(assets.files.iter()).collect();
     let site = site_context(config, &book, &version_of, &assets.meta);
-    let mut files =
-        pages::render_all(&tera, config, &site, &book.entries, &bodies).map_err(|mut d| {
-            diagnostic::sort(&mut d);
-            d
-        })?;
+    let global_fp = fingerprint(&format!(
+        "{}{tera_fp}{config:?}",
+        serde_json::to_string(&site).unwrap_or_default()
+    ));
+    let mut files = pages::render_all(
+        &tera,
+        config,
+        &site,
+        &book.entries,
+        &bodies,
+        &mut cache.pages,
+        global_fp,
+    )
+    .map_err(|mut d| {
+        diagnostic::sort(&mut d);
+        d
+    })?;
     files.extend(statics.into_iter().map(|(p, b)| (format!("static/{p}"), b)));
     files.extend(assets.files);
     if let Some(url) = &site.site_url {
@@ -163,36 +187,103 @@ fn fails(diags: &[Diagnostic], deny_warnings: bool) -> bool {
 }
 
 /// Renders every body: heading ids are collected first so links to `#anchors` in other
-/// entries can be checked.
-fn render_bodies(book: &Book) -> (Vec<RenderedBody>, Vec<Diagnostic>) {
+/// entries can be checked. With a keeping cache, a body is rendered again only when its text
+/// or the link targets of the book changed.
+fn render_bodies(book: &Book, cache: &mut BuildCache) -> (Vec<RenderedBody>, Vec<Diagnostic>) {
     let mut targets = LinkTargets::default();
     let headings: Vec<_> = book
         .entries
         .par_iter()
-        .map(|e| MarkdownRenderer::heading_ids(&e.body))
+        .map(|e| {
+            let fp = fingerprint(&e.body);
+            match cache.headings.get(&e.id) {
+                Some((old, ids)) if *old == fp => (fp, ids.clone()),
+                _ => (fp, MarkdownRenderer::heading_ids(&e.body)),
+            }
+        })
         .collect();
-    for (e, ids) in book.entries.iter().zip(headings) {
+    let mut targets_fp = std::collections::hash_map::DefaultHasher::new();
+    for (e, (_, ids)) in book.entries.iter().zip(&headings) {
+        let mut sorted: Vec<&String> = ids.iter().collect();
+        sorted.sort();
+        std::hash::Hash::hash(&(&e.rel_path, &e.id, &e.url, sorted), &mut targets_fp);
         targets.by_path.insert(e.rel_path.clone(), e.id.clone());
         targets
             .by_id
             .entry(e.id.clone())
-            .or_insert((e.url.clone(), ids));
+            .or_insert((e.url.clone(), ids.clone()));
     }
+    let targets_fp = std::hash::Hasher::finish(&targets_fp);
     let renderer = MarkdownRenderer::new();
-    let results: Vec<(RenderedBody, Vec<Diagnostic>)> = book
+    let results: Vec<(u64, RenderedBody, Vec<Diagnostic>)> = book
         .entries
         .par_iter()
-        .map(|e| renderer.render(&e.body, &e.rel_path, &e.url, &targets, &e.path, e.body_line))
-        .collect();
-    let mut diags = Vec::new();
-    let bodies = results
-        .into_iter()
-        .map(|(b, mut d)| {
-            diags.append(&mut d);
-            b
+        .zip(&headings)
+        .map(|(e, (body_fp, _))| {
+            let fp = fingerprint(&(
+                targets_fp,
+                body_fp,
+                &e.rel_path,
+                &e.url,
+                &e.path,
+                e.body_line,
+            ));
+            if let Some((old, body, diags)) = cache.bodies.get(&e.id)
+                && *old == fp
+            {
+                return (fp, body.clone(), diags.clone());
+            }
+            let (body, diags) =
+                renderer.render(&e.body, &e.rel_path, &e.url, &targets, &e.path, e.body_line);
+            (fp, body, diags)
         })
         .collect();
+    let mut diags = Vec::new();
+    let mut bodies = Vec::with_capacity(results.len());
+    if cache.keep {
+        cache.bodies.clear();
+        cache.headings.clear();
+    }
+    for ((e, (fp, body, d)), (hfp, ids)) in book.entries.iter().zip(results).zip(headings) {
+        diags.extend(d.iter().cloned());
+        if cache.keep {
+            cache.bodies.insert(e.id.clone(), (fp, body.clone(), d));
+            cache.headings.insert(e.id.clone(), (hfp, ids));
+        }
+        bodies.push(body);
+    }
     (bodies, diags)
+}
+
+/// A 64-bit fingerprint of a value, for deciding what a rebuild can reuse.
+pub fn fingerprint<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    value.hash(&mut h);
+    std::hash::Hasher::finish(&h)
+}
+
+/// What a rebuild may reuse from the previous one (`kbook serve`); a one-shot build uses
+/// an empty cache that keeps nothing.
+#[derive(Default)]
+pub struct BuildCache {
+    keep: bool,
+    load: content::LoadCache,
+    headings: std::collections::HashMap<String, (u64, std::collections::HashSet<String>)>,
+    bodies: std::collections::HashMap<String, (u64, RenderedBody, Vec<Diagnostic>)>,
+    pages: pages::PageMemo,
+    index: Option<(u64, crate::index::SearchAssets)>,
+}
+
+impl BuildCache {
+    /// A cache that keeps everything for the next rebuild.
+    pub fn keeping() -> Self {
+        BuildCache {
+            keep: true,
+            load: content::LoadCache::keeping(),
+            pages: pages::PageMemo::keeping(),
+            ..BuildCache::default()
+        }
+    }
 }
 
 fn entry_doc(e: &content::Entry, body: &RenderedBody) -> kbook_search::EntryDoc {
@@ -304,7 +395,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
     let start = Instant::now();
     let config = Config::load(root)?;
     let dest = opts.dest.clone().unwrap_or_else(|| config.build_dir());
-    let rendered = render_site(&config, opts)?;
+    let rendered = render_site(&config, opts, &mut BuildCache::default())?;
     if opts.check_only {
         return Ok(BuildReport {
             entries: rendered.entries,
@@ -416,4 +507,94 @@ fn clean_leftovers(parent: &Path, name: &str) {
             let _ = std::fs::remove_dir_all(item.path());
         }
     }
+}
+
+/// A site rebuilt again and again by `kbook serve`: unchanged entries, bodies, pages and
+/// index are reused, and only files whose bytes changed are written.
+pub struct IncrementalSite {
+    root: PathBuf,
+    dest: PathBuf,
+    deny_warnings: bool,
+    cache: BuildCache,
+    written: std::collections::HashMap<String, u64>,
+}
+
+impl IncrementalSite {
+    /// A site for the book at `root`, written to `dest`.
+    pub fn new(root: &Path, dest: &Path, deny_warnings: bool) -> Self {
+        IncrementalSite {
+            root: root.to_path_buf(),
+            dest: dest.to_path_buf(),
+            deny_warnings,
+            cache: BuildCache::keeping(),
+            written: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Rebuilds; on error nothing is written and the previous site stays.
+    pub fn rebuild(&mut self) -> Result<BuildReport, Vec<Diagnostic>> {
+        let start = Instant::now();
+        let config = Config::load(&self.root)?;
+        let opts = BuildOptions {
+            dest: Some(self.dest.clone()),
+            deny_warnings: self.deny_warnings,
+            check_only: false,
+            progress: false,
+        };
+        let rendered = render_site(&config, &opts, &mut self.cache)?;
+        let io_err = |e: std::io::Error| {
+            vec![Diagnostic::error(
+                &self.dest,
+                0,
+                0,
+                format!("cannot write the site: {e}"),
+            )]
+        };
+        let mut bytes = 0;
+        if self.written.is_empty() {
+            // First build: the whole site, swapped in atomically.
+            bytes = write_atomically(&self.dest, &rendered.files).map_err(io_err)?;
+        } else {
+            for (path, data) in &rendered.files {
+                let fp = fingerprint(data.as_slice());
+                if self.written.get(path) != Some(&fp) {
+                    write_file_atomically(&self.dest.join(path), data).map_err(io_err)?;
+                    bytes += data.len() as u64;
+                }
+            }
+            let now: std::collections::HashSet<&str> =
+                rendered.files.iter().map(|f| f.0.as_str()).collect();
+            for old in self.written.keys().filter(|k| !now.contains(k.as_str())) {
+                let _ = std::fs::remove_file(self.dest.join(old));
+            }
+        }
+        self.written = rendered
+            .files
+            .iter()
+            .map(|(p, d)| (p.clone(), fingerprint(d.as_slice())))
+            .collect();
+        Ok(BuildReport {
+            entries: rendered.entries,
+            pages: rendered
+                .files
+                .iter()
+                .filter(|f| f.0.ends_with(".html"))
+                .count(),
+            files: rendered.files.len(),
+            bytes,
+            elapsed: start.elapsed(),
+            dest: self.dest.clone(),
+            warnings: rendered.warnings,
+        })
+    }
+}
+
+/// Replaces one file via a temporary sibling and a rename, so a reader never sees half a file.
+fn write_file_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension(format!("kbook-tmp-{}", std::process::id()));
+    std::fs::write(&tmp, data)?;
+    std::fs::rename(&tmp, path)
 }

@@ -51,18 +51,73 @@ impl Book {
 /// Reads and validates every entry. Returns the entries that parsed (so later stages can
 /// still report their own problems) and every diagnostic.
 pub fn load(config: &Config) -> (Book, Vec<Diagnostic>) {
+    load_cached(config, &mut LoadCache::default())
+}
+
+/// A file's identity for the rebuild cache: size and modification time.
+type Stamp = (u64, Option<std::time::SystemTime>);
+
+/// Parsed files kept between rebuilds of `kbook serve`, keyed by path; a file is parsed
+/// again only when its size or modification time changed.
+#[derive(Debug, Default)]
+pub struct LoadCache {
+    files: HashMap<PathBuf, (Stamp, Option<Entry>, Vec<Diagnostic>)>,
+    kinds: Vec<String>,
+    keep: bool,
+}
+
+impl LoadCache {
+    /// A cache that keeps parsed files for the next rebuild (a one-shot build keeps nothing).
+    pub fn keeping() -> Self {
+        LoadCache {
+            keep: true,
+            ..LoadCache::default()
+        }
+    }
+}
+
+/// [`load`], reusing the entries of unchanged files from `cache`.
+pub fn load_cached(config: &Config, cache: &mut LoadCache) -> (Book, Vec<Diagnostic>) {
     let src = config.src_dir();
     let mut diags = Vec::new();
     let files = discover(&src, &config.root, &mut diags);
     let kinds = config.kinds();
-    let results: Vec<(Option<Entry>, Vec<Diagnostic>)> = files
-        .par_iter()
-        .map(|file| load_entry(file, &src, &config.root, &kinds))
+    if cache.kinds != kinds {
+        cache.files.clear();
+        cache.kinds = kinds.clone();
+    }
+    let stamp = |f: &Path| {
+        std::fs::metadata(f)
+            .map(|m| (m.len(), m.modified().ok()))
+            .ok()
+    };
+    let results: Vec<(PathBuf, Option<Stamp>, Option<Entry>, Vec<Diagnostic>)> = files
+        .into_par_iter()
+        .map(|file| {
+            let st = stamp(&file);
+            if let Some((old, e, d)) = cache.files.get(&file)
+                && st.as_ref() == Some(old)
+            {
+                return (file, st, e.clone(), d.clone());
+            }
+            let (e, d) = load_entry(&file, &src, &config.root, &kinds);
+            (file, st, e, d)
+        })
         .collect();
+    cache.files.clear();
     let mut entries = Vec::with_capacity(results.len());
-    for (entry, mut d) in results {
-        diags.append(&mut d);
-        entries.extend(entry);
+    for (file, st, entry, d) in results {
+        match st {
+            Some(st) if cache.keep => {
+                diags.extend(d.iter().cloned());
+                entries.extend(entry.clone());
+                cache.files.insert(file, (st, entry, d));
+            }
+            _ => {
+                diags.extend(d);
+                entries.extend(entry);
+            }
+        }
     }
     entries
         .sort_by(|a, b| (&a.fm.connector, &a.id, &a.path).cmp(&(&b.fm.connector, &b.id, &b.path)));

@@ -59,11 +59,17 @@ pub struct RenderedBody {
 }
 
 /// A heading being collected: level, explicit id, classes, inner events, plain text.
-type OpenHeading<'a> = (HeadingLevel, Option<String>, Vec<String>, Vec<Event<'a>>, String);
+type OpenHeading<'a> = (
+    HeadingLevel,
+    Option<String>,
+    Vec<String>,
+    Vec<Event<'a>>,
+    String,
+);
 
 /// Holds the syntax definitions, loaded once per build.
 pub struct MarkdownRenderer {
-    syntaxes: SyntaxSet,
+    syntaxes: &'static SyntaxSet,
 }
 
 impl Default for MarkdownRenderer {
@@ -75,8 +81,10 @@ impl Default for MarkdownRenderer {
 impl MarkdownRenderer {
     /// Loads syntect's bundled syntaxes.
     pub fn new() -> Self {
+        // Loading the syntax set takes tens of milliseconds: once per process, not per rebuild.
+        static SYNTAXES: std::sync::OnceLock<SyntaxSet> = std::sync::OnceLock::new();
         MarkdownRenderer {
-            syntaxes: SyntaxSet::load_defaults_newlines(),
+            syntaxes: SYNTAXES.get_or_init(SyntaxSet::load_defaults_newlines),
         }
     }
 
@@ -274,7 +282,7 @@ impl MarkdownRenderer {
             );
         };
         let mut generator =
-            ClassedHTMLGenerator::new_with_class_style(syntax, &self.syntaxes, CLASS_STYLE);
+            ClassedHTMLGenerator::new_with_class_style(syntax, self.syntaxes, CLASS_STYLE);
         for line in LinesWithEndings::from(code) {
             if generator
                 .parse_html_for_line_which_includes_newline(line)

@@ -38,7 +38,8 @@ pub const BUILTIN_TEMPLATES: [(&str, &str); 13] = [
 ];
 
 /// Loads the templates: built-ins first, then the book's `templates/*` over them.
-pub fn load_templates(book_root: &Path) -> Result<tera::Tera, Vec<Diagnostic>> {
+/// Also returns a fingerprint of all template sources (for the rebuild cache).
+pub fn load_templates(book_root: &Path) -> Result<(tera::Tera, u64), Vec<Diagnostic>> {
     let mut sources: BTreeMap<String, (String, String)> = BUILTIN_TEMPLATES
         .iter()
         .map(|(n, s)| {
@@ -106,7 +107,7 @@ pub fn load_templates(book_root: &Path) -> Result<tera::Tera, Vec<Diagnostic>> {
             .map_or("templates", |(_, (shown, _))| shown.as_str());
         vec![template_diagnostic(shown, &e)]
     })?;
-    Ok(tera)
+    Ok((tera, crate::site::fingerprint(&sources)))
 }
 
 /// A Tera error as a diagnostic; Tera puts the position in the error chain as ` --> L:C`.
@@ -236,8 +237,31 @@ struct EntryView<'a> {
     source_path: &'a str,
 }
 
+/// A connector with at most this many entries is listed whole in an entry page's sidebar.
+const SIDEBAR_FULL_LIST: usize = 80;
+/// Otherwise the sidebar shows this many entries around the current one.
+const SIDEBAR_WINDOW: usize = 40;
+
 /// One output file.
 pub type OutputFile = (String, Vec<u8>);
+
+/// Entry pages of the previous build with the fingerprint of everything they were made from,
+/// so a rebuild renders only pages whose inputs changed.
+#[derive(Debug, Default)]
+pub struct PageMemo {
+    pages: std::collections::HashMap<String, (u64, Vec<u8>)>,
+    keep: bool,
+}
+
+impl PageMemo {
+    /// A memo that keeps pages for the next rebuild.
+    pub fn keeping() -> Self {
+        PageMemo {
+            keep: true,
+            ..PageMemo::default()
+        }
+    }
+}
 
 /// Renders every page. `bodies[i]` is the rendered body of `entries[i]`.
 pub fn render_all(
@@ -246,6 +270,8 @@ pub fn render_all(
     site: &SiteContext,
     entries: &[Entry],
     bodies: &[RenderedBody],
+    memo: &mut PageMemo,
+    global_fp: u64,
 ) -> Result<Vec<OutputFile>, Vec<Diagnostic>> {
     let by_id: std::collections::HashMap<&str, &Entry> =
         entries.iter().map(|e| (e.id.as_str(), e)).collect();
@@ -267,22 +293,77 @@ pub fn render_all(
         ctx
     };
 
-    let entry_pages: Vec<Result<OutputFile, Diagnostic>> = entries
+    // Position of each entry among its connector's entries, computed once (a per-page search
+    // would make the build quadratic).
+    let mut position = vec![0usize; entries.len()];
+    for list in by_connector.values() {
+        for (p, &i) in list.iter().enumerate() {
+            position[i] = p;
+        }
+    }
+    // The sidebar lists a connector's entries; for large connectors only a window around the
+    // current entry, so page size does not grow with the book.
+    let connector_fp: std::collections::HashMap<&str, u64> = by_connector
+        .iter()
+        .map(|(c, list)| {
+            let items: Vec<(&str, &str, &str)> = list
+                .iter()
+                .map(|&i| {
+                    (
+                        entries[i].id.as_str(),
+                        entries[i].fm.title.as_str(),
+                        entries[i].fm.kind.as_str(),
+                    )
+                })
+                .collect();
+            (*c, crate::site::fingerprint(&items))
+        })
+        .collect();
+    let entry_pages: Vec<(usize, u64, Option<Result<Vec<u8>, Diagnostic>>)> = entries
         .par_iter()
         .zip(bodies.par_iter())
-        .map(|(e, body)| {
+        .enumerate()
+        .map(|(idx, (e, body))| {
+            let related: Vec<EntryLink> =
+                e.fm.related
+                    .iter()
+                    .filter_map(|r| by_id.get(r.as_str()))
+                    .map(|r| EntryLink::of(r))
+                    .collect();
+            let related_titles: Vec<&str> = related.iter().map(|r| r.title.as_str()).collect();
+            let fp = crate::site::fingerprint(&(
+                global_fp,
+                connector_fp.get(e.fm.connector.as_str()),
+                format!("{:?}", e.fm),
+                &e.id,
+                &e.rel_path,
+                &body.html,
+                related_titles,
+            ));
+            if memo.pages.get(&e.url).is_some_and(|(old, _)| *old == fp) {
+                return (idx, fp, None);
+            }
             let siblings = &by_connector[e.fm.connector.as_str()];
-            let pos = siblings
-                .iter()
-                .position(|&i| std::ptr::eq(&entries[i], e))
-                .unwrap_or(0);
+            let pos = position[idx];
             let link = |i: usize| EntryLink::of(&entries[i]);
             let mut ctx = base(&e.url, &e.fm.title, &e.fm.connector);
             ctx.insert("prev", &pos.checked_sub(1).map(|p| link(siblings[p])));
             ctx.insert("next", &siblings.get(pos + 1).map(|&n| link(n)));
+            let window = if siblings.len() <= SIDEBAR_FULL_LIST {
+                &siblings[..]
+            } else {
+                let start = pos
+                    .saturating_sub(SIDEBAR_WINDOW / 2)
+                    .min(siblings.len() - SIDEBAR_WINDOW);
+                &siblings[start..start + SIDEBAR_WINDOW]
+            };
             ctx.insert(
                 "connector_entries",
-                &siblings.iter().map(|&i| link(i)).collect::<Vec<_>>(),
+                &window.iter().map(|&i| link(i)).collect::<Vec<_>>(),
+            );
+            ctx.insert(
+                "connector_entries_truncated",
+                &(window.len() < siblings.len()),
             );
             let view = EntryView {
                 id: &e.id,
@@ -303,13 +384,7 @@ pub fn render_all(
                     })
                     .collect(),
                 tags: &e.fm.tags,
-                related: e
-                    .fm
-                    .related
-                    .iter()
-                    .filter_map(|r| by_id.get(r.as_str()))
-                    .map(|r| EntryLink::of(r))
-                    .collect(),
+                related,
                 updated: e.fm.updated.as_deref(),
                 html: &body.html,
                 toc: &body.toc,
@@ -323,18 +398,37 @@ pub fn render_all(
                 source_path: &e.rel_path,
             };
             ctx.insert("entry", &view);
-            render(tera, "entry.html", &ctx).map(|html| (e.url.clone(), html.into_bytes()))
+            (
+                idx,
+                fp,
+                Some(render(tera, "entry.html", &ctx).map(String::into_bytes)),
+            )
         })
         .collect();
 
     let mut out = Vec::new();
     let mut diags = Vec::new();
-    for r in entry_pages {
-        match r {
-            Ok(f) => out.push(f),
-            Err(d) => diags.push(d),
+    let mut kept = std::collections::HashMap::new();
+    for (idx, fp, rendered) in entry_pages {
+        let url = &entries[idx].url;
+        let html = match rendered {
+            Some(Ok(html)) => html,
+            Some(Err(d)) => {
+                diags.push(d);
+                continue;
+            }
+            None => memo
+                .pages
+                .get(url)
+                .map(|(_, h)| h.clone())
+                .unwrap_or_default(),
+        };
+        if memo.keep {
+            kept.insert(url.clone(), (fp, html.clone()));
         }
+        out.push((url.clone(), html));
     }
+    memo.pages = kept;
 
     let mut push =
         |path: String, template: &str, ctx: &tera::Context| match render(tera, template, ctx) {

@@ -61,7 +61,14 @@ pub fn static_files(book_root: &Path) -> std::io::Result<Vec<(String, Vec<u8>)>>
         .iter()
         .map(|(p, b)| (p.to_string(), b.to_vec()))
         .collect();
-    files.insert("highlight.css".into(), highlight_css().into_bytes());
+    static HIGHLIGHT_CSS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    files.insert(
+        "highlight.css".into(),
+        HIGHLIGHT_CSS
+            .get_or_init(highlight_css)
+            .clone()
+            .into_bytes(),
+    );
     let dir = book_root.join("static");
     if dir.is_dir() {
         for item in walkdir::WalkDir::new(&dir)

@@ -1,0 +1,396 @@
+//! The read side: opening a packed index and answering searches (native and wasm32).
+
+use crate::analysis::{Analyzer, analyze};
+use crate::pack::directory_from_packed;
+use crate::query::{BuiltQuery, ClauseKind, build_query, field_name};
+use crate::schema::{F_BODY, F_IDS, F_SIG, KbSchema};
+use crate::version::{VersionMatch, VersionSpec, classify};
+use crate::{Hit, SearchError, SearchOptions, SearchResults, Snippet};
+use std::collections::HashMap;
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::{DocAddress, DocId, Index, ReloadPolicy, Searcher, TantivyDocument, Term};
+
+const DEFAULT_LIMIT: usize = 10;
+const MAX_LIMIT: usize = 200;
+/// Extra candidates fetched when a version filter may drop some.
+const VERSION_OVERFETCH: usize = 200;
+const SNIPPET_CHARS: usize = 220;
+
+/// An opened book index.
+pub struct BookIndex {
+    searcher: Searcher,
+    kb: KbSchema,
+}
+
+impl std::fmt::Debug for BookIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BookIndex")
+            .field("num_docs", &self.searcher.num_docs())
+            .finish()
+    }
+}
+
+/// A hit before display: score, address, stored doc, version match, fix version.
+type Candidate = (
+    f32,
+    DocAddress,
+    TantivyDocument,
+    Option<VersionMatch>,
+    Option<String>,
+);
+
+/// Per-hit clause contributions: (clause index, score).
+type Matches = Vec<(usize, f32)>;
+
+impl BookIndex {
+    /// Opens a packed index. Corrupt or truncated bytes give an error, never a panic.
+    pub fn open(packed: Vec<u8>) -> Result<BookIndex, SearchError> {
+        let dir = directory_from_packed(&packed)?;
+        drop(packed);
+        let index = Index::open(dir)?;
+        crate::analysis::register_tokenizers(&index);
+        let kb = KbSchema::from_schema(&index.schema())?;
+        // Manual reload: the index never changes, and no watcher thread (wasm has none).
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .num_warming_threads(0)
+            .try_into()?;
+        let searcher = reader.searcher();
+        Ok(BookIndex { searcher, kb })
+    }
+
+    /// Number of entries in the index.
+    pub fn num_docs(&self) -> u64 {
+        self.searcher.num_docs()
+    }
+
+    /// Searches the index. Any text is a valid query.
+    pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchResults, SearchError> {
+        let limit = match opts.limit {
+            0 => DEFAULT_LIMIT,
+            l => l.min(MAX_LIMIT),
+        };
+        let built = build_query(query, &self.searcher, &self.kb, &opts.tuning);
+        if built.clauses.is_empty() {
+            return Ok(SearchResults {
+                hits: Vec::new(),
+                confident: false,
+            });
+        }
+        let should: Vec<(Occur, Box<dyn Query>)> = built
+            .clauses
+            .iter()
+            .map(|c| (Occur::Should, c.query.box_clone()))
+            .collect();
+        let mut top: Vec<(Occur, Box<dyn Query>)> =
+            vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+        for (field, value) in [
+            (self.kb.connector, &opts.connector),
+            (self.kb.kind, &opts.kind),
+        ] {
+            if let Some(v) = value {
+                let term = Term::from_field_text(field, &v.to_lowercase());
+                let filter = ConstScoreQuery::new(
+                    Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
+                    0.0,
+                );
+                top.push((Occur::Must, Box::new(filter)));
+            }
+        }
+        let full = BooleanQuery::new(top);
+        let fetch = if opts.version.is_some() {
+            limit + VERSION_OVERFETCH
+        } else {
+            limit
+        };
+        let found: Vec<(f32, DocAddress)> = self
+            .searcher
+            .search(&full, &TopDocs::with_limit(fetch).order_by_score())?;
+
+        let mut hits: Vec<Candidate> = Vec::new();
+        for (score, addr) in found {
+            if hits.len() >= limit {
+                break;
+            }
+            let doc: TantivyDocument = self.searcher.doc(addr)?;
+            let (vm, fixed_in) = match &opts.version {
+                Some((product, version)) => {
+                    let specs: Vec<VersionSpec> =
+                        serde_json::from_str(first_text(&doc, self.kb.versions).unwrap_or("[]"))?;
+                    let m = classify(&specs, product, version);
+                    // Keep entries that affect the reader's version or say nothing about it.
+                    if matches!(m, VersionMatch::NotAffected | VersionMatch::Fixed) {
+                        continue;
+                    }
+                    let fixed = specs
+                        .iter()
+                        .filter(|s| s.product.eq_ignore_ascii_case(product))
+                        .filter_map(|s| s.fixed.as_ref())
+                        .find(|f| f.cmp_numeric(version).is_gt())
+                        .map(|f| f.to_string());
+                    (Some(m), fixed)
+                }
+                None => (None, None),
+            };
+            hits.push((score, addr, doc, vm, fixed_in));
+        }
+
+        let addrs: Vec<DocAddress> = hits.iter().map(|h| h.1).collect();
+        let matches = self.clause_matches(&built, &addrs)?;
+        let confident = match (hits.first(), matches.first()) {
+            (Some(h), Some(m)) => self.is_confident(&built, h.0, m, &opts.tuning),
+            _ => false,
+        };
+        let mut out = Vec::with_capacity(hits.len());
+        for ((score, _, doc, vm, fixed_in), m) in hits.into_iter().zip(matches) {
+            let errors: Vec<&str> = doc
+                .get_all(self.kb.text[F_SIG])
+                .filter_map(|v| v.as_str())
+                .collect();
+            let body = first_text(&doc, self.kb.text[F_BODY]).unwrap_or("");
+            out.push(Hit {
+                id: first_text(&doc, self.kb.id).unwrap_or("").to_string(),
+                url: first_text(&doc, self.kb.url).unwrap_or("").to_string(),
+                title: first_text(&doc, self.kb.text[crate::schema::F_TITLE])
+                    .unwrap_or("")
+                    .to_string(),
+                connector: first_text(&doc, self.kb.connector)
+                    .unwrap_or("")
+                    .to_string(),
+                kind: first_text(&doc, self.kb.kind).unwrap_or("").to_string(),
+                score,
+                matched_error: best_error(&errors, &built),
+                snippet: snippet(body, &built.field_terms[F_BODY], Analyzer::Prose),
+                version_match: vm,
+                fixed_in,
+                explain: opts.explain.then(|| explain_text(&built, score, &m)),
+            });
+        }
+        Ok(SearchResults {
+            hits: out,
+            confident,
+        })
+    }
+
+    /// For each hit, which clauses matched and what they contributed.
+    fn clause_matches(
+        &self,
+        built: &BuiltQuery,
+        addrs: &[DocAddress],
+    ) -> Result<Vec<Matches>, SearchError> {
+        let mut out: Vec<Matches> = vec![Vec::new(); addrs.len()];
+        if addrs.is_empty() {
+            return Ok(out);
+        }
+        // Visit hits in doc order per segment: scorers only move forward.
+        let mut order: Vec<usize> = (0..addrs.len()).collect();
+        order.sort_by_key(|&i| (addrs[i].segment_ord, addrs[i].doc_id));
+        let scoring = EnableScoring::enabled_from_searcher(&self.searcher);
+        for (ci, clause) in built.clauses.iter().enumerate() {
+            let weight = clause.query.weight(scoring)?;
+            let mut current: Option<(u32, Box<dyn tantivy::query::Scorer>)> = None;
+            for &hi in &order {
+                let addr = addrs[hi];
+                if current
+                    .as_ref()
+                    .is_none_or(|(seg, _)| *seg != addr.segment_ord)
+                {
+                    let reader = self.searcher.segment_reader(addr.segment_ord);
+                    current = Some((addr.segment_ord, weight.scorer(reader, 1.0)?));
+                }
+                if let Some((_, scorer)) = current.as_mut()
+                    && matches_doc(scorer.as_mut(), addr.doc_id)
+                {
+                    out[hi].push((ci, scorer.score()));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn is_confident(
+        &self,
+        built: &BuiltQuery,
+        top_score: f32,
+        m: &Matches,
+        tuning: &crate::Tuning,
+    ) -> bool {
+        if top_score < tuning.min_score {
+            return false;
+        }
+        let total: f32 = built.surfaces.iter().map(|s| s.1).sum();
+        let mut matched = vec![false; built.surfaces.len()];
+        let mut phrase = false;
+        for &(ci, _) in m {
+            let c = &built.clauses[ci];
+            match c.kind {
+                ClauseKind::Pair | ClauseKind::Quoted => phrase = true,
+                _ => {}
+            }
+            if let Some(x) = c.surface.and_then(|s| matched.get_mut(s)) {
+                *x = true;
+            }
+        }
+        let got: f32 = built
+            .surfaces
+            .iter()
+            .zip(&matched)
+            .filter(|(_, m)| **m)
+            .map(|(s, _)| s.1)
+            .sum();
+        let coverage = if total > 0.0 { got / total } else { 0.0 };
+        coverage >= tuning.min_coverage || phrase
+    }
+}
+
+fn matches_doc(scorer: &mut dyn tantivy::query::Scorer, doc: DocId) -> bool {
+    let cur = scorer.doc();
+    if cur > doc {
+        return false;
+    }
+    cur == doc || scorer.seek(doc) == doc
+}
+
+fn first_text(doc: &TantivyDocument, field: tantivy::schema::Field) -> Option<&str> {
+    doc.get_first(field).and_then(|v| v.as_str())
+}
+
+/// The entry error that shares the most informative terms with the query.
+fn best_error(errors: &[&str], built: &BuiltQuery) -> Option<String> {
+    let mut best: Option<(f32, &str)> = None;
+    for e in errors {
+        let mut score = 0.0f32;
+        let mut seen: Vec<String> = Vec::new();
+        for (fi, a) in [(F_SIG, Analyzer::Sig), (F_IDS, Analyzer::Ident)] {
+            for t in analyze(e, a) {
+                if let Some(w) = built.field_terms[fi].get(&t.text)
+                    && !seen.contains(&t.text)
+                {
+                    score += w.max(0.01);
+                    seen.push(t.text);
+                }
+            }
+        }
+        if score > 0.0 && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, e));
+        }
+    }
+    best.map(|(_, e)| e.to_string())
+}
+
+/// A passage of `text` around the densest cluster of query terms, with char-offset highlights.
+fn snippet(text: &str, terms: &HashMap<String, f32>, analyzer: Analyzer) -> Snippet {
+    let text = text.trim();
+    if text.is_empty() {
+        return Snippet::default();
+    }
+    let toks: Vec<_> = analyze(text, analyzer)
+        .into_iter()
+        .filter(|t| terms.contains_key(&t.text))
+        .collect();
+    // Window start: the matched token whose following SNIPPET_CHARS bytes hold the most
+    // distinct terms (weighted); no match: the beginning of the text.
+    let mut best = (0.0f32, 0usize);
+    for (i, t) in toks.iter().enumerate() {
+        let mut seen: Vec<&str> = Vec::new();
+        let mut score = 0.0;
+        for u in &toks[i..] {
+            if u.to > t.from + SNIPPET_CHARS * 2 {
+                break;
+            }
+            if !seen.contains(&u.text.as_str()) {
+                seen.push(&u.text);
+                score += terms.get(&u.text).copied().unwrap_or(0.0).max(0.1);
+            }
+        }
+        if score > best.0 {
+            best = (score, t.from);
+        }
+    }
+    // Start a little before the first match, on a char boundary, preferably at a word start.
+    let mut start = best.1.saturating_sub(40);
+    while start > 0 && !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    if start > 0
+        && let Some(sp) = text[start..best.1].find(char::is_whitespace)
+    {
+        start += sp + 1;
+    }
+    let end = text[start..]
+        .char_indices()
+        .nth(SNIPPET_CHARS)
+        .map_or(text.len(), |(off, _)| start + off);
+    let window = &text[start..end];
+    let prefix = if start > 0 { "…" } else { "" };
+    let suffix = if end < text.len() { "…" } else { "" };
+    let shown = format!("{prefix}{window}{suffix}");
+    let shift = prefix.chars().count();
+    // Byte ranges inside the window, merged, then converted to char offsets.
+    let mut ranges: Vec<(usize, usize)> = toks
+        .iter()
+        .filter(|t| t.from >= start && t.to <= end)
+        .map(|t| (t.from - start, t.to - start))
+        .collect();
+    ranges.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for r in ranges {
+        match merged.last_mut() {
+            Some(last) if r.0 <= last.1 => last.1 = last.1.max(r.1),
+            _ => merged.push(r),
+        }
+    }
+    let char_at = |b: usize| window[..b].chars().count() + shift;
+    let highlights = merged
+        .into_iter()
+        .map(|(a, b)| (char_at(a), char_at(b)))
+        .collect();
+    Snippet {
+        text: shown,
+        highlights,
+    }
+}
+
+fn explain_text(built: &BuiltQuery, score: f32, m: &Matches) -> String {
+    let mut lines: Vec<(f32, String)> = m
+        .iter()
+        .map(|&(ci, s)| {
+            let c = &built.clauses[ci];
+            let kind = match c.kind {
+                ClauseKind::Term => "term",
+                ClauseKind::Pair => "pair",
+                ClauseKind::Quoted => "phrase",
+                ClauseKind::Fuzzy => "fuzzy",
+            };
+            (
+                s,
+                format!(
+                    "{:>7.3}  {:<5} {:<6} {}",
+                    s,
+                    field_name(c.field),
+                    kind,
+                    c.label
+                ),
+            )
+        })
+        .collect();
+    lines.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut by_field: HashMap<&str, f32> = HashMap::new();
+    for &(ci, s) in m {
+        *by_field
+            .entry(field_name(built.clauses[ci].field))
+            .or_default() += s;
+    }
+    let mut fields: Vec<(&str, f32)> = by_field.into_iter().collect();
+    fields.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    let summary: Vec<String> = fields.iter().map(|(f, s)| format!("{f}={s:.2}")).collect();
+    let mut out = format!("score {score:.3} = {}\n", summary.join(" + "));
+    for (_, l) in lines {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,125 @@
+//! kbook's search core, shared by the native `kbook` binary and the browser module.
+//!
+//! Everything that must behave identically on both sides lives here: the version model used
+//! by the "my version" filter, the schema, the analyzers, the paste splitter, the query builder
+//! and the packed index format. Index *writing* is native only (see [`build_packed_index`]).
+
+pub mod analysis;
+mod book;
+mod pack;
+pub mod paste;
+mod query;
+mod schema;
+pub mod version;
+
+use serde::Serialize;
+
+pub use analysis::{Analyzer, analyze, register_tokenizers};
+pub use book::BookIndex;
+#[cfg(not(target_arch = "wasm32"))]
+pub use pack::build_packed_index;
+pub use pack::{FORMAT_VERSION, MAGIC};
+pub use query::Tuning;
+
+/// One entry as the index sees it.
+#[derive(Debug, Clone, Default)]
+pub struct EntryDoc {
+    /// Entry id (file stem), unique in the book.
+    pub id: String,
+    /// URL relative to the site root, e.g. `kafka/kafka-commit-offsets.html`.
+    pub url: String,
+    /// Entry title.
+    pub title: String,
+    /// Connector slug.
+    pub connector: String,
+    /// Entry kind (error, how-to, ...).
+    pub kind: String,
+    /// Verbatim error strings (front-matter `errors`).
+    pub errors: Vec<String>,
+    /// Plain text of the body without code blocks.
+    pub body: String,
+    /// Text of the code blocks, joined with "\n".
+    pub code: String,
+    /// Free tags.
+    pub tags: Vec<String>,
+    /// Version statements, for the "my version" filter.
+    pub versions: Vec<version::VersionSpec>,
+}
+
+/// Why building, opening or searching an index failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// Tantivy reported an error.
+    #[error("search engine error: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    /// The packed index bytes are not a valid kbook index.
+    #[error("corrupt search index: {0}")]
+    Corrupt(String),
+    /// A stored field could not be (de)serialised.
+    #[error("bad stored data: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// Search options (filters, limit, diagnostics).
+#[derive(Debug, Clone, Default)]
+pub struct SearchOptions {
+    /// Maximum number of hits (0 means the default, 10).
+    pub limit: usize,
+    /// Keep only entries of this connector.
+    pub connector: Option<String>,
+    /// Keep only entries of this kind.
+    pub kind: Option<String>,
+    /// The reader's product version: drops entries that do not affect it.
+    pub version: Option<(String, version::Version)>,
+    /// Fill [`Hit::explain`].
+    pub explain: bool,
+    /// Ranking switches and constants (ablations, tuning).
+    pub tuning: Tuning,
+}
+
+/// The result of one search.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResults {
+    /// Hits, best first.
+    pub hits: Vec<Hit>,
+    /// False when the best hit is below the score floor ("no confident match").
+    pub confident: bool,
+}
+
+/// One search hit.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    /// Entry id.
+    pub id: String,
+    /// URL relative to the site root.
+    pub url: String,
+    /// Entry title.
+    pub title: String,
+    /// Connector slug.
+    pub connector: String,
+    /// Entry kind.
+    pub kind: String,
+    /// BM25 score (sum of the matching clauses).
+    pub score: f32,
+    /// The entry's error string that best matches the query.
+    pub matched_error: Option<String>,
+    /// A passage of the body with the query terms marked.
+    pub snippet: Snippet,
+    /// How the entry relates to the reader's version (only with a version filter).
+    pub version_match: Option<version::VersionMatch>,
+    /// The release that fixes the problem, when the reader's version is affected and a fix exists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixed_in: Option<String>,
+    /// Which fields and terms scored (only with `explain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<String>,
+}
+
+/// A text passage with highlighted ranges.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Snippet {
+    /// The passage.
+    pub text: String,
+    /// Highlighted ranges as char (not byte) offsets into `text`, so JS can slice safely.
+    pub highlights: Vec<(usize, usize)>,
+}

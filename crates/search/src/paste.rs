@@ -1,0 +1,336 @@
+//! Splitting a pasted log excerpt into message lines, stack frames and log prefixes.
+//!
+//! People paste whole traces. The lines that name the problem (the first line, `Caused by:`,
+//! `ErrorMessage=`, `Error: ...`, `FooException: ...`) carry the signal; stack frames add a
+//! little (class and method names); timestamps, levels, thread and logger names add nothing.
+
+/// What a line of a paste is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineRole {
+    /// A line stating the error (first line, `Caused by:`, `Error: ...`, an exception line).
+    Message,
+    /// A stack frame (`at a.b.C.m(File.java:12)`, Python `File "x.py", line 3`, Go frames).
+    Frame,
+    /// Anything else (context lines, config dumps, questions continued over lines).
+    Other,
+}
+
+/// One line of a paste, with its log prefix removed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PasteLine<'a> {
+    /// The line without its log prefix (and without a leading `Caused by:`).
+    pub text: &'a str,
+    /// What the line is.
+    pub role: LineRole,
+}
+
+/// A split paste.
+#[derive(Debug, Clone, Default)]
+pub struct Paste<'a> {
+    /// Informative lines in order; repeated message lines appear once; noise lines are dropped.
+    pub lines: Vec<PasteLine<'a>>,
+    /// Index into `lines` of the root-cause message (last `Caused by:`, else the last message
+    /// of a Python traceback, else the first message).
+    pub root_cause: Option<usize>,
+}
+
+/// Lines beyond this are ignored (a paste this long is a whole log; its head carries the error).
+const MAX_LINES: usize = 4000;
+
+const LEVELS: [&str; 11] = [
+    "TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "WARNING", "ERROR", "SEVERE", "FATAL", "CRITICAL",
+    "CRIT",
+];
+
+fn is_level(word: &str) -> bool {
+    let w = word.trim_end_matches(':');
+    LEVELS.contains(&w)
+}
+
+/// A timestamp-like token: digits with date/time separators (`2021-04-08`, `10:13:11,214`,
+/// `2021-04-08T10:13:11.214Z`).
+fn is_timestamp(word: &str) -> bool {
+    let w = word.trim_end_matches([',', ':']);
+    let digits = w.bytes().filter(u8::is_ascii_digit).count();
+    digits >= 2
+        && w.bytes().all(|b| {
+            b.is_ascii_digit() || matches!(b, b'-' | b':' | b'.' | b',' | b'/' | b'T' | b'Z' | b'+')
+        })
+        && w.bytes().any(|b| !b.is_ascii_digit())
+        && w.bytes().next().is_some_and(|b| b.is_ascii_digit())
+}
+
+fn is_number(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Splits off the first whitespace-separated word.
+fn first_word(s: &str) -> (&str, &str) {
+    let s = s.trim_start();
+    match s.find(char::is_whitespace) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, ""),
+    }
+}
+
+/// Removes a log prefix: line numbers, timestamps, levels, `[thread]` groups and a
+/// `logger.Name - ` before the message. Returns the rest and whether an error level was seen.
+fn strip_prefix(line: &str) -> (&str, bool) {
+    let mut rest = line.trim_start();
+    let mut in_prefix = false;
+    let mut error_level = false;
+    for _ in 0..10 {
+        let (w, after) = first_word(rest);
+        if w.is_empty() {
+            break;
+        }
+        if is_timestamp(w) {
+            rest = after.trim_start();
+            in_prefix = true;
+            continue;
+        }
+        // A bare number is a line number only when a timestamp follows (`409  2021-04-08 ...`).
+        if is_number(w) && is_timestamp(first_word(after).0) {
+            rest = after.trim_start();
+            in_prefix = true;
+            continue;
+        }
+        if is_level(w) {
+            error_level |= matches!(
+                w.trim_end_matches(':'),
+                "ERROR" | "SEVERE" | "FATAL" | "CRITICAL" | "CRIT"
+            );
+            rest = after.trim_start();
+            in_prefix = true;
+            continue;
+        }
+        if let Some(inner_end) = rest
+            .strip_prefix('[')
+            .and_then(|r| r.find(']').filter(|&i| i <= 120))
+        {
+            let inner = &rest[1..1 + inner_end];
+            let inner_first = first_word(inner).0;
+            // `[main]`, `[2021-...]`, `[ERROR]` are prefixes; `[ODPS-0130071]` at the start of a
+            // line is an error code, so brackets count as prefix only inside a log prefix.
+            if is_timestamp(inner_first)
+                || is_level(inner.trim())
+                || (in_prefix && !inner.trim().is_empty())
+            {
+                error_level |= matches!(inner.trim(), "ERROR" | "SEVERE" | "FATAL");
+                rest = rest[1 + inner_end + 1..].trim_start();
+                in_prefix = true;
+                continue;
+            }
+        }
+        break;
+    }
+    if in_prefix {
+        // `o.a.f.runtime.taskmanager.Task - message` or `Task [] - message` (log4j patterns).
+        if let Some(i) = rest.find(" - ") {
+            let logger = rest[..i].trim();
+            let looks_like_logger = !logger.is_empty()
+                && i <= 160
+                && logger.split_whitespace().count() <= 3
+                && logger.split_whitespace().next().is_some_and(|l| {
+                    l.contains('.') || l.chars().next().is_some_and(char::is_uppercase)
+                });
+            if looks_like_logger {
+                rest = rest[i + 3..].trim_start();
+            }
+        }
+    }
+    (rest.trim(), error_level)
+}
+
+fn is_frame(t: &str) -> bool {
+    if let Some(rest) = t.strip_prefix("at ") {
+        return rest.contains('(') || rest.contains('.') || rest.contains(':');
+    }
+    if t.starts_with("File \"") && t.contains(", line ") {
+        return true;
+    }
+    // Go: `/path/to/file.go:123 +0x1d` and `main.handler(0xc000, ...)`.
+    let first = first_word(t).0;
+    if first.contains(".go:") {
+        return true;
+    }
+    t.contains("(0x") && !t.contains(' ')
+}
+
+/// Noise lines with nothing to match: `... 12 more`, `Traceback (most recent call last):`, ...
+fn is_noise(t: &str) -> bool {
+    (t.starts_with("...")
+        && (t.ends_with("more")
+            || t.contains("frames omitted")
+            || t.trim_matches('.').trim().is_empty()))
+        || t.starts_with("Traceback (most recent call last)")
+        || t.starts_with("goroutine ")
+        || t.chars().all(|c| !c.is_alphanumeric())
+}
+
+/// `FooException:` / `FooError:` / `Error:` at the start of a line (after optional package).
+fn starts_with_exception(t: &str) -> bool {
+    let head = match t.find(':') {
+        Some(i) if i <= 200 => &t[..i],
+        _ => return false,
+    };
+    if head.contains(char::is_whitespace) {
+        return false;
+    }
+    let last = head.rsplit(['.', '$']).next().unwrap_or(head);
+    last.ends_with("Exception")
+        || last.ends_with("Error")
+        || last.ends_with("Fault")
+        || last.eq_ignore_ascii_case("error")
+        || last.eq_ignore_ascii_case("fatal")
+}
+
+/// Splits a paste into informative lines.
+pub fn split_paste(text: &str) -> Paste<'_> {
+    let mut lines: Vec<PasteLine<'_>> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    let mut root: Option<usize> = None;
+    let mut first_message: Option<usize> = None;
+    let mut last_message: Option<usize> = None;
+    let mut python = false;
+    for raw in text.lines().take(MAX_LINES) {
+        let (stripped, error_level) = strip_prefix(raw);
+        if stripped.is_empty() {
+            continue;
+        }
+        if stripped.starts_with("Traceback (most recent call last)") {
+            python = true;
+        }
+        if is_noise(stripped) {
+            continue;
+        }
+        if is_frame(stripped) {
+            lines.push(PasteLine {
+                text: stripped,
+                role: LineRole::Frame,
+            });
+            continue;
+        }
+        let (body, caused_by) = match stripped.strip_prefix("Caused by:") {
+            Some(r) => (r.trim(), true),
+            None => (stripped, false),
+        };
+        if body.is_empty() {
+            continue;
+        }
+        // A cause chain repeats messages; count each once.
+        if seen.contains(&body) {
+            continue;
+        }
+        seen.push(body);
+        let message = caused_by
+            || error_level
+            || first_message.is_none()
+            || starts_with_exception(body)
+            || body.contains("ErrorMessage=")
+            || body.contains("Exception: ")
+            || body.contains("Error: ");
+        let role = if message {
+            LineRole::Message
+        } else {
+            LineRole::Other
+        };
+        let idx = lines.len();
+        lines.push(PasteLine { text: body, role });
+        if message {
+            first_message.get_or_insert(idx);
+            last_message = Some(idx);
+        }
+        if caused_by {
+            root = Some(idx);
+        }
+    }
+    let root_cause = root.or(if python { last_message } else { first_message });
+    Paste { lines, root_cause }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_log_prefixes() {
+        let p = split_paste(
+            "409  2021-04-08 10:13:11,214 INFO [flink-akka.actor.default-dispatcher-5] o.a.f.r.e.ExecutionGraph - Job failed: timeout",
+        );
+        assert_eq!(p.lines.len(), 1);
+        assert_eq!(p.lines[0].text, "Job failed: timeout");
+        let p = split_paste("[2023-01-02T03:04:05.678Z] ERROR [main] Something broke");
+        assert_eq!(p.lines[0].text, "Something broke");
+        assert_eq!(p.lines[0].role, LineRole::Message);
+        // A leading error code is not a prefix.
+        let p = split_paste("[ODPS-0130071]: Semantic analysis exception");
+        assert_eq!(
+            p.lines[0].text,
+            "[ODPS-0130071]: Semantic analysis exception"
+        );
+    }
+
+    #[test]
+    fn java_trace_roles_and_root_cause() {
+        let trace = "org.apache.flink.runtime.JobException: Recovery is suppressed\n\
+            \tat org.apache.flink.runtime.Foo.bar(Foo.java:138)\n\
+            \tat org.apache.flink.runtime.Foo.baz(Foo.java:82) ~[flink-dist.jar:1.15]\n\
+            Caused by: java.io.EOFException: SSL peer shut down incorrectly\n\
+            \tat sun.security.ssl.SSLSocketInputRecord.decode(SSLSocketInputRecord.java:167)\n\
+            \t... 15 more\n\
+            Caused by: java.io.EOFException: SSL peer shut down incorrectly\n";
+        let p = split_paste(trace);
+        let roles: Vec<LineRole> = p.lines.iter().map(|l| l.role).collect();
+        assert_eq!(
+            roles,
+            vec![
+                LineRole::Message,
+                LineRole::Frame,
+                LineRole::Frame,
+                LineRole::Message,
+                LineRole::Frame
+            ]
+        );
+        let root = &p.lines[p.root_cause.unwrap()];
+        assert_eq!(
+            root.text,
+            "java.io.EOFException: SSL peer shut down incorrectly"
+        );
+    }
+
+    #[test]
+    fn python_traceback_root_is_last_message() {
+        let tb = "Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n    main()\n  File \"app.py\", line 2, in main\nValueError: bad value";
+        let p = split_paste(tb);
+        let root = &p.lines[p.root_cause.unwrap()];
+        assert_eq!(root.text, "ValueError: bad value");
+        assert!(p.lines.iter().any(|l| l.role == LineRole::Frame));
+    }
+
+    #[test]
+    fn hostile_input() {
+        for s in [
+            "",
+            "\n\n\n",
+            "   ",
+            "[",
+            "[]",
+            "[[[[",
+            "at ",
+            "Caused by:",
+            "... 3 more",
+            "\u{0}\u{1b}[31m",
+            "ERROR",
+            "2021-01-01",
+        ] {
+            let p = split_paste(s);
+            if let Some(r) = p.root_cause {
+                assert!(r < p.lines.len());
+            }
+        }
+        let big = "a b c\n".repeat(200_000);
+        let p = split_paste(&big);
+        assert!(p.lines.len() <= MAX_LINES);
+    }
+}

@@ -1,0 +1,458 @@
+//! Turning user text into a Tantivy query, without QueryParser.
+//!
+//! QueryParser reads `Caused by:` as a field and `[4019]` as a range; pasted text is not query
+//! syntax. Instead: split the paste ([`crate::paste`]), analyze each informative line with each
+//! field's analyzer, weight terms by line role, drop terms too common to discriminate, keep the
+//! most informative ones and OR them as boosted BM25 clauses, plus phrase clauses for quoted
+//! text and for adjacent pairs of the root-cause line.
+
+use crate::analysis::{Tok, analyze};
+use crate::paste::{LineRole, split_paste};
+use crate::schema::{F_BODY, F_CODE, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
+use std::collections::HashMap;
+use tantivy::query::{BoostQuery, FuzzyTermQuery, PhraseQuery, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{Searcher, Term};
+
+/// Ranking switches and constants. Defaults are the shipped ranking; switching a part off is
+/// for ablations (`kbook eval`) and debugging.
+#[derive(Debug, Clone)]
+pub struct Tuning {
+    /// Classify paste lines (messages, frames, prefixes); off: every line weighs 1.
+    pub paste_splitting: bool,
+    /// Drop terms found in more than half of the entries and keep the top `max_terms`.
+    pub rarity_cut: bool,
+    /// Phrase clauses for adjacent pairs of the root-cause line.
+    pub phrase_pairs: bool,
+    /// One-edit fuzzy matching for unknown words of 5+ letters in short queries.
+    pub typo_tolerance: bool,
+    /// Per-field boosts, in schema order (sig, ids, title, tags, body, code).
+    pub field_boosts: [f32; 6],
+    /// Weight of a stack-frame line relative to a message line.
+    pub frame_weight: f32,
+    /// Weight of other (context) lines.
+    pub other_weight: f32,
+    /// Number of distinct query words kept by the rarity cut.
+    pub max_terms: usize,
+    /// Boost of a root-cause phrase pair relative to its field boost.
+    pub pair_boost: f32,
+    /// Boost of a quoted phrase relative to its field boost.
+    pub quoted_boost: f32,
+    /// Below this top score, results are not confident.
+    pub min_score: f32,
+    /// Below this share of the query's informative weight matched by the top hit, results are
+    /// not confident (unless a phrase matched).
+    pub min_coverage: f32,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            paste_splitting: true,
+            rarity_cut: true,
+            phrase_pairs: true,
+            typo_tolerance: true,
+            field_boosts: TEXT_FIELDS.map(|f| f.boost),
+            frame_weight: 0.15,
+            other_weight: 0.6,
+            max_terms: 64,
+            pair_boost: 0.5,
+            quoted_boost: 2.0,
+            min_score: 2.0,
+            min_coverage: 0.25,
+        }
+    }
+}
+
+/// Input beyond this many bytes is cut (head and tail are kept: the root cause is often last).
+const MAX_QUERY_BYTES: usize = 256 * 1024;
+const MAX_PAIRS: usize = 24;
+const MAX_QUOTED: usize = 8;
+/// Short queries get typo tolerance.
+const SHORT_QUERY_WORDS: usize = 6;
+
+/// What a clause is, for explain and confidence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ClauseKind {
+    Term,
+    Pair,
+    Quoted,
+    Fuzzy,
+}
+
+/// One SHOULD clause of the built query.
+pub(crate) struct Clause {
+    pub query: Box<dyn Query>,
+    pub field: usize,
+    pub kind: ClauseKind,
+    /// Human-readable term or phrase.
+    pub label: String,
+    /// The query word this clause came from (term clauses), for coverage.
+    pub surface: Option<usize>,
+}
+
+/// The built query and what the result assembly needs from it.
+pub(crate) struct BuiltQuery {
+    pub clauses: Vec<Clause>,
+    /// Kept query words and their informativeness (weight × idf).
+    pub surfaces: Vec<(String, f32)>,
+    /// Query terms per text field, for highlighting and matched-error selection.
+    pub field_terms: [HashMap<String, f32>; 6],
+}
+
+/// Cuts very long input to its head and tail on char boundaries.
+pub(crate) fn clamp_input(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= MAX_QUERY_BYTES {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let half = MAX_QUERY_BYTES / 2;
+    let mut head_end = half;
+    while !text.is_char_boundary(head_end) {
+        head_end -= 1;
+    }
+    let mut tail_start = text.len() - half;
+    while !text.is_char_boundary(tail_start) {
+        tail_start += 1;
+    }
+    std::borrow::Cow::Owned(format!("{}\n{}", &text[..head_end], &text[tail_start..]))
+}
+
+/// `"..."` spans of the query (balanced, on one line); unbalanced quotes are ignored.
+pub(crate) fn quoted_spans(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut rest = line;
+        while let Some(a) = rest.find('"') {
+            let after = &rest[a + 1..];
+            match after.find('"') {
+                Some(b) => {
+                    let inner = after[..b].trim();
+                    if !inner.is_empty() && out.len() < MAX_QUOTED {
+                        out.push(inner);
+                    }
+                    rest = &after[b + 1..];
+                }
+                None => break,
+            }
+        }
+    }
+    out
+}
+
+fn idf(df: u64, n: u64) -> f32 {
+    let (df, n) = (df as f32, n as f32);
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+}
+
+struct Candidate {
+    field: usize,
+    text: String,
+    surface: usize,
+    weight: f32,
+    df: u64,
+}
+
+/// Document-frequency lookups, cached (long pastes repeat terms across lines and fields).
+struct DfCache<'a> {
+    searcher: &'a Searcher,
+    kb: &'a KbSchema,
+    cache: HashMap<(usize, String), u64>,
+}
+
+impl DfCache<'_> {
+    fn df(&mut self, field: usize, text: &str) -> u64 {
+        if let Some(&d) = self.cache.get(&(field, text.to_string())) {
+            return d;
+        }
+        let term = Term::from_field_text(self.kb.text[field], text);
+        // A lookup failure means "unknown term": it then simply does not contribute.
+        let d = self.searcher.doc_freq(&term).unwrap_or(0);
+        self.cache.insert((field, text.to_string()), d);
+        d
+    }
+}
+
+fn term_clause(kb: &KbSchema, field: usize, text: &str, boost: f32) -> Box<dyn Query> {
+    let term = Term::from_field_text(kb.text[field], text);
+    Box::new(BoostQuery::new(
+        Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)),
+        boost,
+    ))
+}
+
+fn phrase_clause(
+    kb: &KbSchema,
+    field: usize,
+    words: &[String],
+    boost: f32,
+) -> Option<Box<dyn Query>> {
+    // PhraseQuery asserts at least two terms.
+    if words.len() < 2 {
+        return None;
+    }
+    let terms: Vec<Term> = words
+        .iter()
+        .map(|w| Term::from_field_text(kb.text[field], w))
+        .collect();
+    Some(Box::new(BoostQuery::new(
+        Box::new(PhraseQuery::new(terms)),
+        boost,
+    )))
+}
+
+fn is_mask(t: &str) -> bool {
+    t.starts_with('§')
+}
+
+/// Builds the query for `text`.
+pub(crate) fn build_query(
+    text: &str,
+    searcher: &Searcher,
+    kb: &KbSchema,
+    tuning: &Tuning,
+) -> BuiltQuery {
+    let text = clamp_input(text);
+    let n = searcher.num_docs().max(1);
+    let mut dfc = DfCache {
+        searcher,
+        kb,
+        cache: HashMap::new(),
+    };
+
+    let paste = split_paste(&text);
+    let mut surfaces: Vec<String> = Vec::new();
+    let mut surface_ix: HashMap<String, usize> = HashMap::new();
+    let mut cands: HashMap<(usize, String), Candidate> = HashMap::new();
+    for line in &paste.lines {
+        let w = if !tuning.paste_splitting {
+            1.0
+        } else {
+            match line.role {
+                LineRole::Message => 1.0,
+                LineRole::Other => tuning.other_weight,
+                LineRole::Frame => tuning.frame_weight,
+            }
+        };
+        for (fi, f) in TEXT_FIELDS.iter().enumerate() {
+            for tok in analyze(line.text, f.analyzer) {
+                if is_mask(&tok.text) {
+                    continue;
+                }
+                let surface_text = line
+                    .text
+                    .get(tok.from..tok.to)
+                    .unwrap_or(&tok.text)
+                    .to_lowercase();
+                let next = surfaces.len();
+                let s = *surface_ix.entry(surface_text.clone()).or_insert(next);
+                if s == next {
+                    surfaces.push(surface_text);
+                }
+                let c = cands.entry((fi, tok.text.clone())).or_insert(Candidate {
+                    field: fi,
+                    text: tok.text,
+                    surface: s,
+                    weight: 0.0,
+                    df: 0,
+                });
+                c.weight = c.weight.max(w);
+            }
+        }
+    }
+
+    // Document frequencies; unknown terms cannot score.
+    let mut cands: Vec<Candidate> = cands.into_values().collect();
+    cands.sort_by(|a, b| (a.field, &a.text).cmp(&(b.field, &b.text)));
+    for c in &mut cands {
+        c.df = dfc.df(c.field, &c.text);
+    }
+    let mut unknown_surfaces: Vec<bool> = vec![true; surfaces.len()];
+    for c in &cands {
+        if c.df > 0 {
+            unknown_surfaces[c.surface] = false;
+        }
+    }
+    cands.retain(|c| c.df > 0);
+
+    // Rarity cut: drop terms in more than half of the entries (unless nothing would remain),
+    // then keep the most informative query words.
+    if tuning.rarity_cut && n >= 4 {
+        let rare = |c: &Candidate| c.df * 2 <= n;
+        if cands.iter().any(rare) {
+            cands.retain(rare);
+        }
+    }
+    let mut surface_score: Vec<f32> = vec![0.0; surfaces.len()];
+    for c in &cands {
+        let s = c.weight * idf(c.df, n);
+        if s > surface_score[c.surface] {
+            surface_score[c.surface] = s;
+        }
+    }
+    let mut ranked: Vec<usize> = (0..surfaces.len())
+        .filter(|&s| surface_score[s] > 0.0)
+        .collect();
+    ranked.sort_by(|&a, &b| {
+        surface_score[b]
+            .total_cmp(&surface_score[a])
+            .then(surfaces[a].cmp(&surfaces[b]))
+    });
+    if tuning.rarity_cut {
+        ranked.truncate(tuning.max_terms);
+    }
+    let mut keep = vec![false; surfaces.len()];
+    for &s in &ranked {
+        keep[s] = true;
+    }
+
+    let mut clauses: Vec<Clause> = Vec::new();
+    let mut field_terms: [HashMap<String, f32>; 6] = Default::default();
+    for c in cands.iter().filter(|c| keep[c.surface]) {
+        let boost = tuning.field_boosts[c.field] * c.weight;
+        clauses.push(Clause {
+            query: term_clause(kb, c.field, &c.text, boost),
+            field: c.field,
+            kind: ClauseKind::Term,
+            label: c.text.clone(),
+            surface: Some(c.surface),
+        });
+        field_terms[c.field].insert(c.text.clone(), c.weight * idf(c.df, n));
+    }
+
+    // Phrase pairs from the root-cause line: adjacent parts that both occur in the field.
+    if tuning.phrase_pairs
+        && let Some(root) = paste.root_cause.and_then(|r| paste.lines.get(r))
+    {
+        for fi in [F_SIG, F_TITLE, F_BODY] {
+            let parts: Vec<Tok> = analyze(root.text, TEXT_FIELDS[fi].analyzer)
+                .into_iter()
+                .filter(|t| t.part)
+                .collect();
+            let mut seen: Vec<(String, String)> = Vec::new();
+            for w in parts.windows(2) {
+                if seen.len() >= MAX_PAIRS {
+                    break;
+                }
+                let (a, b) = (&w[0], &w[1]);
+                if b.pos != a.pos + 1 || (is_mask(&a.text) && is_mask(&b.text)) {
+                    continue;
+                }
+                let key = (a.text.clone(), b.text.clone());
+                if seen.contains(&key) || dfc.df(fi, &a.text) == 0 || dfc.df(fi, &b.text) == 0 {
+                    continue;
+                }
+                seen.push(key);
+                let words = vec![a.text.clone(), b.text.clone()];
+                if let Some(q) =
+                    phrase_clause(kb, fi, &words, tuning.field_boosts[fi] * tuning.pair_boost)
+                {
+                    clauses.push(Clause {
+                        query: q,
+                        field: fi,
+                        kind: ClauseKind::Pair,
+                        label: format!("\"{} {}\"", a.text, b.text),
+                        surface: None,
+                    });
+                }
+            }
+        }
+    }
+
+    // Quoted text is a phrase (a strong SHOULD: a pasted line may contain quotes too).
+    for q in quoted_spans(&text) {
+        for fi in [F_SIG, F_TITLE, F_BODY, F_CODE] {
+            let words: Vec<String> = analyze(q, TEXT_FIELDS[fi].analyzer)
+                .into_iter()
+                .filter(|t| t.part)
+                .map(|t| t.text)
+                .collect();
+            if words.len() < 2 || words.iter().any(|w| dfc.df(fi, w) == 0) {
+                continue;
+            }
+            for w in &words {
+                field_terms[fi].entry(w.clone()).or_insert(0.0);
+            }
+            if let Some(query) = phrase_clause(
+                kb,
+                fi,
+                &words,
+                tuning.field_boosts[fi] * tuning.quoted_boost,
+            ) {
+                clauses.push(Clause {
+                    query,
+                    field: fi,
+                    kind: ClauseKind::Quoted,
+                    label: format!("\"{}\"", words.join(" ")),
+                    surface: None,
+                });
+            }
+        }
+    }
+
+    // Typo tolerance: short queries, words of 5+ letters that match nothing.
+    let word_count = paste
+        .lines
+        .iter()
+        .map(|l| l.text.split_whitespace().count())
+        .sum::<usize>();
+    if tuning.typo_tolerance && paste.lines.len() == 1 && word_count <= SHORT_QUERY_WORDS {
+        for (s, surface) in surfaces.iter().enumerate() {
+            if !unknown_surfaces[s]
+                || surface.chars().count() < 5
+                || !surface.chars().all(char::is_alphabetic)
+            {
+                continue;
+            }
+            for fi in [F_SIG, F_TITLE, F_BODY] {
+                for tok in analyze(surface, TEXT_FIELDS[fi].analyzer) {
+                    let term = Term::from_field_text(kb.text[fi], &tok.text);
+                    let q = FuzzyTermQuery::new(term, 1, true);
+                    let boost = tuning.field_boosts[fi] * 0.5;
+                    clauses.push(Clause {
+                        query: Box::new(BoostQuery::new(Box::new(q), boost)),
+                        field: fi,
+                        kind: ClauseKind::Fuzzy,
+                        label: format!("~{}", tok.text),
+                        surface: None,
+                    });
+                }
+            }
+        }
+    }
+
+    let kept: Vec<(String, f32)> = surfaces
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.clone(), if keep[i] { surface_score[i] } else { 0.0 }))
+        .collect();
+    BuiltQuery {
+        clauses,
+        surfaces: kept,
+        field_terms,
+    }
+}
+
+/// Field names for explain output.
+pub(crate) fn field_name(fi: usize) -> &'static str {
+    TEXT_FIELDS.get(fi).map(|f| f.name).unwrap_or("?")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_spans_ignore_unbalanced() {
+        assert_eq!(quoted_spans(r#"foo "bar baz" qux "open"#), vec!["bar baz"]);
+        assert!(quoted_spans(r#"""""#).is_empty());
+        assert!(quoted_spans("\"\n\"").is_empty());
+    }
+
+    #[test]
+    fn clamp_keeps_head_and_tail_on_char_boundaries() {
+        let s = "é".repeat(MAX_QUERY_BYTES);
+        let c = clamp_input(&s);
+        assert!(c.len() <= MAX_QUERY_BYTES + 1);
+        assert!(c.starts_with('é') && c.ends_with('é'));
+    }
+}

@@ -1,0 +1,134 @@
+//! The index schema: searchable text fields with their analyzers and boosts, plus stored and
+//! raw fields for display and filters.
+
+use crate::analysis::Analyzer;
+use tantivy::schema::{
+    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+};
+
+/// A searchable text field.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TextField {
+    pub name: &'static str,
+    pub analyzer: Analyzer,
+    /// Default boost (see [`crate::Tuning`]).
+    pub boost: f32,
+    /// Indexed with positions (phrase queries).
+    pub positions: bool,
+    /// Stored for display.
+    pub stored: bool,
+}
+
+/// Searchable fields, strongest first. Boost order follows issue 5: error signature ≫
+/// identifiers/codes > title > body > code blocks.
+pub(crate) const TEXT_FIELDS: [TextField; 6] = [
+    TextField {
+        name: "sig",
+        analyzer: Analyzer::Sig,
+        boost: 4.0,
+        positions: true,
+        stored: true,
+    },
+    TextField {
+        name: "ids",
+        analyzer: Analyzer::Ident,
+        boost: 3.0,
+        positions: false,
+        stored: false,
+    },
+    TextField {
+        name: "title",
+        analyzer: Analyzer::Prose,
+        boost: 2.5,
+        positions: true,
+        stored: true,
+    },
+    TextField {
+        name: "tags",
+        analyzer: Analyzer::Prose,
+        boost: 1.5,
+        positions: false,
+        stored: false,
+    },
+    TextField {
+        name: "body",
+        analyzer: Analyzer::Prose,
+        boost: 1.0,
+        positions: true,
+        stored: true,
+    },
+    TextField {
+        name: "code",
+        analyzer: Analyzer::Code,
+        boost: 0.6,
+        positions: true,
+        stored: false,
+    },
+];
+
+pub(crate) const F_SIG: usize = 0;
+pub(crate) const F_IDS: usize = 1;
+pub(crate) const F_TITLE: usize = 2;
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+pub(crate) const F_TAGS: usize = 3;
+pub(crate) const F_BODY: usize = 4;
+pub(crate) const F_CODE: usize = 5;
+
+/// The schema and its field handles.
+#[derive(Debug, Clone)]
+pub(crate) struct KbSchema {
+    pub schema: Schema,
+    /// Handles of [`TEXT_FIELDS`], same order.
+    pub text: [Field; 6],
+    pub id: Field,
+    pub url: Field,
+    pub connector: Field,
+    pub kind: Field,
+    pub versions: Field,
+}
+
+impl KbSchema {
+    pub fn build() -> KbSchema {
+        let mut b = Schema::builder();
+        let text = TEXT_FIELDS.map(|f| {
+            let record = if f.positions {
+                IndexRecordOption::WithFreqsAndPositions
+            } else {
+                IndexRecordOption::WithFreqs
+            };
+            let indexing = TextFieldIndexing::default()
+                .set_tokenizer(f.analyzer.name())
+                .set_index_option(record);
+            let mut opts = TextOptions::default().set_indexing_options(indexing);
+            if f.stored {
+                opts = opts.set_stored();
+            }
+            b.add_text_field(f.name, opts)
+        });
+        let id = b.add_text_field("id", STRING | STORED);
+        let url = b.add_text_field("url", STORED);
+        let connector = b.add_text_field("connector", STRING | STORED);
+        let kind = b.add_text_field("kind", STRING | STORED);
+        let versions = b.add_text_field("versions", STORED);
+        KbSchema {
+            schema: b.build(),
+            text,
+            id,
+            url,
+            connector,
+            kind,
+            versions,
+        }
+    }
+
+    /// Resolves the handles against an opened index's schema (it must be ours).
+    pub fn from_schema(schema: &Schema) -> Result<KbSchema, crate::SearchError> {
+        let expected = KbSchema::build();
+        if expected.schema != *schema {
+            return Err(crate::SearchError::Corrupt(
+                "the index schema is not this version's schema".into(),
+            ));
+        }
+        Ok(expected)
+    }
+}

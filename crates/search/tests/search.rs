@@ -1,0 +1,270 @@
+//! Indexes a small fixture book and checks ranking of pasted errors, determinism, robustness.
+
+use kbook_search::version::{Version, VersionRange, VersionSpec};
+use kbook_search::{BookIndex, EntryDoc, SearchOptions, build_packed_index};
+
+fn entry(
+    id: &str,
+    connector: &str,
+    title: &str,
+    errors: &[&str],
+    body: &str,
+    code: &str,
+) -> EntryDoc {
+    EntryDoc {
+        id: id.into(),
+        url: format!("{connector}/{id}.html"),
+        title: title.into(),
+        connector: connector.into(),
+        kind: "error".into(),
+        errors: errors.iter().map(|s| s.to_string()).collect(),
+        body: body.into(),
+        code: code.into(),
+        tags: vec![],
+        versions: vec![],
+    }
+}
+
+fn fixture() -> Vec<EntryDoc> {
+    let mut v = vec![
+        entry(
+            "mysql-communications-link-failure",
+            "mysql",
+            "Communications link failure when connecting to MySQL",
+            &["com.mysql.cj.jdbc.exceptions.CommunicationsException: Communications link failure"],
+            "The driver could not reach the MySQL server. Check the network, the whitelist and the port 3306.",
+            "SHOW VARIABLES LIKE 'wait_timeout';",
+        ),
+        entry(
+            "kafka-commit-offsets",
+            "kafka",
+            "Offsets are not committed to Kafka",
+            &[
+                "CommitFailedException: Commit cannot be completed since the group has already rebalanced",
+            ],
+            "Offsets are committed on checkpoints. Enable checkpointing and check max.poll.interval.ms.",
+            "properties.max.poll.interval.ms = 600000",
+        ),
+        entry(
+            "ssl-peer-shut-down",
+            "mysql",
+            "SSL peer shut down incorrectly",
+            &[
+                "javax.net.ssl.SSLException: SSL peer shut down incorrectly",
+                "java.io.EOFException: SSL peer shut down incorrectly",
+            ],
+            "The TLS handshake was cut by the server. Disable SSL with useSSL=false or upgrade the driver.",
+            "jdbc:mysql://host:3306/db?useSSL=false",
+        ),
+        entry(
+            "datahub-no-permission-listshard",
+            "datahub",
+            "No permission for dhs:ListShard",
+            &[
+                "NoPermissionException: You have no permission to perform this action. Action: dhs:ListShard",
+            ],
+            "Grant the RAM user the ListShard action on the project.",
+            "",
+        ),
+        entry(
+            "maxcompute-authorization-failed-4019",
+            "maxcompute",
+            "Authorization Failed [4019]",
+            &[
+                "ErrorMessage=Authorization Failed [4019], You have NO privilege 'odps:CreateInstance' on {acs:odps:*:projects/p}",
+            ],
+            "The account lacks the CreateInstance privilege in the MaxCompute project.",
+            "",
+        ),
+        entry(
+            "checkpoint-timeout",
+            "general",
+            "Checkpoint expired before completing",
+            &["Checkpoint expired before completing."],
+            "Checkpoints time out when back pressure slows barriers. Increase the checkpoint timeout or fix back pressure.",
+            "execution.checkpointing.timeout: 30min",
+        ),
+    ];
+    v[1].versions = vec![VersionSpec {
+        product: "vvr".into(),
+        affected: Some(VersionRange::parse(">=8.0.5, <8.0.9").unwrap()),
+        fixed: Some(Version::parse("8.0.9").unwrap()),
+    }];
+    v
+}
+
+fn open() -> BookIndex {
+    BookIndex::open(build_packed_index(&fixture()).unwrap()).unwrap()
+}
+
+fn top(idx: &BookIndex, q: &str) -> String {
+    let r = idx.search(q, &SearchOptions::default()).unwrap();
+    r.hits.first().map(|h| h.id.clone()).unwrap_or_default()
+}
+
+#[test]
+fn builds_are_byte_identical() {
+    let a = build_packed_index(&fixture()).unwrap();
+    let b = build_packed_index(&fixture()).unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn ranks_pasted_errors_and_traces() {
+    let idx = open();
+    assert_eq!(idx.num_docs(), 6);
+    let trace = "2023-05-01 10:00:00,123 ERROR [Source: mysql-cdc (1/1)] o.a.f.r.t.Task - Job failed\n\
+        org.apache.flink.runtime.JobException: Recovery is suppressed by NoRestartBackoffTimeStrategy\n\
+        \tat org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.handleFailure(ExecutionFailureHandler.java:138)\n\
+        \tat org.apache.flink.runtime.scheduler.DefaultScheduler.handleTaskFailure(DefaultScheduler.java:233)\n\
+        Caused by: java.io.EOFException: SSL peer shut down incorrectly\n\
+        \tat sun.security.ssl.SSLSocketInputRecord.decodeInputRecord(SSLSocketInputRecord.java:167)\n\
+        \t... 25 more";
+    assert_eq!(top(&idx, trace), "ssl-peer-shut-down");
+    assert_eq!(
+        top(
+            &idx,
+            "NoPermissionException: You have no permission to perform this action. Action: dhs:ListShard"
+        ),
+        "datahub-no-permission-listshard"
+    );
+    assert_eq!(
+        top(
+            &idx,
+            "ErrorMessage=Authorization Failed [4019], You have NO privilege'ODPS:***'"
+        ),
+        "maxcompute-authorization-failed-4019"
+    );
+    assert_eq!(
+        top(&idx, "CommunicationsException"),
+        "mysql-communications-link-failure"
+    );
+    assert_eq!(top(&idx, "checkpoint timeout"), "checkpoint-timeout");
+    // Typo tolerance for short queries.
+    assert_eq!(top(&idx, "rebalancd commit"), "kafka-commit-offsets");
+}
+
+#[test]
+fn results_carry_display_data() {
+    let idx = open();
+    let opts = SearchOptions {
+        explain: true,
+        ..Default::default()
+    };
+    let r = idx
+        .search(
+            "java.io.EOFException: SSL peer shut down incorrectly",
+            &opts,
+        )
+        .unwrap();
+    assert!(r.confident);
+    let h = &r.hits[0];
+    assert_eq!(h.url, "mysql/ssl-peer-shut-down.html");
+    assert_eq!(
+        h.matched_error.as_deref(),
+        Some("java.io.EOFException: SSL peer shut down incorrectly")
+    );
+    assert!(h.explain.as_deref().unwrap().contains("sig"));
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(json.contains("\"snippet\""));
+    // Highlights are char offsets inside the snippet text.
+    let r = idx.search("handshake", &SearchOptions::default()).unwrap();
+    let s = &r.hits[0].snippet;
+    let chars: Vec<char> = s.text.chars().collect();
+    let (a, b) = s.highlights[0];
+    assert_eq!(
+        chars[a..b].iter().collect::<String>().to_lowercase(),
+        "handshake"
+    );
+}
+
+#[test]
+fn filters_by_connector_kind_and_version() {
+    let idx = open();
+    let opts = SearchOptions {
+        connector: Some("kafka".into()),
+        ..Default::default()
+    };
+    let r = idx.search("SSL peer shut down commit", &opts).unwrap();
+    assert!(r.hits.iter().all(|h| h.connector == "kafka"));
+    assert!(!r.hits.is_empty());
+    let opts = SearchOptions {
+        kind: Some("howto".into()),
+        ..Default::default()
+    };
+    assert!(idx.search("commit", &opts).unwrap().hits.is_empty());
+    let v = |s: &str| Some(("vvr".to_string(), Version::parse(s).unwrap()));
+    let affected = idx
+        .search(
+            "CommitFailedException",
+            &SearchOptions {
+                version: v("8.0.7"),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(affected.hits[0].id, "kafka-commit-offsets");
+    assert_eq!(affected.hits[0].fixed_in.as_deref(), Some("8.0.9"));
+    let fixed = idx
+        .search(
+            "CommitFailedException",
+            &SearchOptions {
+                version: v("8.0.11"),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    assert!(fixed.hits.iter().all(|h| h.id != "kafka-commit-offsets"));
+}
+
+#[test]
+fn hostile_queries_never_fail() {
+    let idx = open();
+    let big = "Caused by: x ".repeat(80_000) + &"lorem ipsum ".repeat(10_000);
+    let queries: Vec<String> = vec![
+        "".into(),
+        "   \n\t ".into(),
+        "!!!???...,,,;;;".into(),
+        "\"unbalanced quote".into(),
+        "\"\"".into(),
+        "title:foo body:\"bar\" AND OR NOT -x +y".into(),
+        "[a TO b] {1 TO 5} [4019]".into(),
+        "\u{0}\u{1}\u{7}\u{1b}[31mred\u{7f}".into(),
+        "(((((((((".into(),
+        "*:* ~2 ^3 foo~ bar^10".into(),
+        big,
+        "é漢字🙂".into(),
+        String::from_utf8_lossy(&[0xff, 0xfe, b'a', 0xc3]).into_owned(),
+    ];
+    for q in &queries {
+        let r = idx
+            .search(
+                q,
+                &SearchOptions {
+                    explain: true,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        assert!(r.hits.len() <= 10);
+    }
+    assert!(!idx.search("", &SearchOptions::default()).unwrap().confident);
+}
+
+#[test]
+fn corrupt_or_truncated_indexes_are_errors() {
+    let packed = build_packed_index(&fixture()).unwrap();
+    assert!(BookIndex::open(Vec::new()).is_err());
+    assert!(BookIndex::open(b"not an index at all, definitely not".to_vec()).is_err());
+    for cut in [1, 8, 31, 32, 100, packed.len() / 2, packed.len() - 1] {
+        assert!(
+            BookIndex::open(packed[..cut].to_vec()).is_err(),
+            "cut {cut}"
+        );
+    }
+    for i in (0..packed.len()).step_by(97) {
+        let mut bad = packed.clone();
+        bad[i] ^= 0x5a;
+        assert!(BookIndex::open(bad).is_err(), "flip {i}");
+    }
+}

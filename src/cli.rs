@@ -75,6 +75,17 @@ pub enum Command {
     Check {
         #[command(flatten)]
         args: BookArgs,
+        /// Rewrite front-matter in the canonical key order and formatting (bodies untouched).
+        #[arg(long)]
+        fix: bool,
+    },
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Example:\n  kbook completions bash > ~/.local/share/bash-completion/completions/kbook"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
     },
     /// Build, then serve the site on 127.0.0.1.
     #[command(after_help = "Example:\n  kbook serve --open --port 3000")]
@@ -117,7 +128,24 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Init { dir } => init(&dir).map(|_| ExitCode::SUCCESS),
         Command::New { path, book } => new_entry(&book, &path).map(|_| ExitCode::SUCCESS),
         Command::Build { args, dest } => Ok(build(&args, dest, false)),
-        Command::Check { args } => Ok(build(&args, None, true)),
+        Command::Check { args, fix } => {
+            if fix {
+                let config = crate::config::Config::load(&args.book)
+                    .map_err(|d| anyhow::anyhow!(join(&d)))?;
+                let fixed = crate::content::fix_front_matter(&config)
+                    .context("cannot rewrite front-matter")?;
+                for p in &fixed {
+                    eprintln!("normalised {}", p.display());
+                }
+                eprintln!("--fix: {} file(s) rewritten", fixed.len());
+            }
+            Ok(build(&args, None, true))
+        }
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "kbook", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Serve {
             args,
             port,
@@ -352,27 +380,9 @@ pub fn new_entry(book: &Path, spec: &str) -> Result<()> {
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let text = format!(
         "---\nid: {id}\ntitle: \"\"\nconnector: {connector}\nkind: error            # error | troubleshooting | howto | concept | behavior\nerrors:                # verbatim error text from the logs\n  - \"\"\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nrelated: []\nupdated: {}\naliases: []\n---\n## Symptom\n\n## Cause\n\n## Solution\n\n1. \n",
-        today()
+        crate::content::today()
     );
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     println!("Created {}", path.display());
     Ok(())
-}
-
-/// Today's date (UTC) as YYYY-MM-DD, from the system clock.
-fn today() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86400) as i64;
-    // Civil-from-days (Howard Hinnant's algorithm): avoids a date crate for one line.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
 }

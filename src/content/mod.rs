@@ -1,6 +1,7 @@
 //! Loading a book's entries: walk the content directory, split and parse each file, then
 //! validate what only the whole book can tell (duplicate ids, related ids, output paths).
 
+pub mod fix;
 pub mod frontmatter;
 
 use crate::config::Config;
@@ -291,6 +292,100 @@ pub const RESERVED_PATHS: [&str; 9] = [
     "connectors.html",
 ];
 
+/// Titles longer than this are hard to scan in listings and search results.
+pub const MAX_TITLE_CHARS: usize = 120;
+
+/// Warnings about the book's consistency: nothing breaks, but readers are served worse.
+fn lint_book(book: &Book, by_id: &HashMap<&str, &Entry>, today: &str, diags: &mut Vec<Diagnostic>) {
+    // The same error string claimed by two entries: a reader who pastes it gets two answers.
+    let mut claimed: HashMap<String, &Entry> = HashMap::new();
+    for e in &book.entries {
+        for err in &e.fm.errors {
+            let key = err.split_whitespace().collect::<Vec<_>>().join(" ");
+            match claimed.get(&key) {
+                Some(other) if other.id != e.id => {
+                    let (line, col) = e
+                        .locator
+                        .value("errors", err.get(..err.len().min(20)).unwrap_or(err));
+                    diags.push(
+                        Diagnostic::warning(&e.path, line, col, format!("the error string is also claimed by `{}` ({})", other.id, other.path.display()))
+                            .with_hint("keep each error string in the entry that explains it; link the other with `related`"),
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    claimed.insert(key, e);
+                }
+            }
+        }
+        for r in &e.fm.related {
+            if let Some(other) = by_id.get(r.as_str())
+                && other.id != e.id
+                && !other.fm.related.contains(&e.id)
+            {
+                let (line, col) = e.locator.value("related", r);
+                diags.push(
+                    Diagnostic::warning(
+                        &e.path,
+                        line,
+                        col,
+                        format!("`related` links `{r}`, which does not link back"),
+                    )
+                    .with_hint(format!(
+                        "add `{}` to `related` in {}",
+                        e.id,
+                        other.path.display()
+                    )),
+                );
+            }
+        }
+        if let Some(updated) = &e.fm.updated
+            && updated.as_str() > today
+        {
+            let (line, col) = e.locator.value("updated", updated);
+            diags.push(
+                Diagnostic::warning(
+                    &e.path,
+                    line,
+                    col,
+                    format!("`updated` ({updated}) is in the future"),
+                )
+                .with_hint(format!("use today's date ({today}) or earlier")),
+            );
+        }
+        let chars = e.fm.title.chars().count();
+        if chars > MAX_TITLE_CHARS {
+            diags.push(
+                Diagnostic::warning(
+                    &e.path,
+                    e.locator.key("title").0,
+                    1,
+                    format!("the title is {chars} characters long (more than {MAX_TITLE_CHARS})"),
+                )
+                .with_hint("shorten it; put the details in the body"),
+            );
+        }
+    }
+}
+
+/// Today's date (UTC) as YYYY-MM-DD from the system clock (civil-from-days: no date crate
+/// for one function).
+pub fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86400) as i64;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
 fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
     let mut first_by_id: HashMap<&str, &Entry> = HashMap::new();
     for e in &book.entries {
@@ -314,6 +409,7 @@ fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
             first_by_id.insert(&e.id, e);
         }
     }
+    lint_book(book, &first_by_id, &today(), diags);
     let ids: Vec<&str> = first_by_id.keys().copied().collect();
     let known_connectors: Vec<&str> = config
         .kbook
@@ -452,4 +548,32 @@ fn entries_connectors(book: &Book) -> Vec<&str> {
         .collect();
     c.dedup();
     c
+}
+
+/// `kbook check --fix`: rewrites the front-matter of every entry that has no errors into the
+/// canonical order and formatting. Returns the paths rewritten.
+pub fn fix_front_matter(config: &Config) -> std::io::Result<Vec<PathBuf>> {
+    let (book, diags) = load(config);
+    let broken: std::collections::HashSet<&Path> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.path.as_path())
+        .collect();
+    let mut fixed = Vec::new();
+    for e in &book.entries {
+        if broken.contains(e.path.as_path()) {
+            continue;
+        }
+        let file = config.root.join(&e.path);
+        let raw = std::fs::read_to_string(&file)?;
+        if let Some(new) = fix::fix_file(&raw, &e.fm)
+            && new != raw
+        {
+            let tmp = file.with_extension("md.kbook-fix");
+            std::fs::write(&tmp, &new)?;
+            std::fs::rename(&tmp, &file)?;
+            fixed.push(e.path.clone());
+        }
+    }
+    Ok(fixed)
 }

@@ -1,0 +1,214 @@
+//! `kbook check --fix`: rewrites front-matter in the canonical key order and formatting,
+//! keeping its syntax (YAML or TOML) and leaving the body byte for byte as it was.
+
+use super::frontmatter::{EntryFrontMatter, KEYS, Syntax};
+
+/// YAML double-quoted string.
+fn yaml_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// TOML basic string (its escapes match YAML's for what we emit).
+fn toml_quote(s: &str) -> String {
+    yaml_quote(s)
+}
+
+/// The canonical front-matter text (without delimiters) for `fm`.
+pub fn canonical_front_matter(fm: &EntryFrontMatter, syntax: Syntax) -> String {
+    let mut out = String::new();
+    let q = match syntax {
+        Syntax::Yaml => yaml_quote,
+        Syntax::Toml => toml_quote,
+    };
+    let sep = match syntax {
+        Syntax::Yaml => ": ",
+        Syntax::Toml => " = ",
+    };
+    let flow = |items: &[String], quote: bool| {
+        let v: Vec<String> = items
+            .iter()
+            .map(|s| if quote { q(s) } else { s.clone() })
+            .collect();
+        format!("[{}]", v.join(", "))
+    };
+    // Slugs need no quotes in YAML; TOML strings always do.
+    let bare = syntax == Syntax::Yaml;
+    for key in KEYS {
+        match key {
+            "id" => {
+                if let Some(id) = &fm.id {
+                    out.push_str(&format!(
+                        "id{sep}{}\n",
+                        if bare { id.clone() } else { q(id) }
+                    ));
+                }
+            }
+            "title" => out.push_str(&format!("title{sep}{}\n", q(&fm.title))),
+            "connector" => out.push_str(&format!(
+                "connector{sep}{}\n",
+                if bare {
+                    fm.connector.clone()
+                } else {
+                    q(&fm.connector)
+                }
+            )),
+            "kind" => out.push_str(&format!(
+                "kind{sep}{}\n",
+                if bare { fm.kind.clone() } else { q(&fm.kind) }
+            )),
+            "errors" if !fm.errors.is_empty() => match syntax {
+                Syntax::Yaml => {
+                    out.push_str("errors:\n");
+                    for e in &fm.errors {
+                        out.push_str(&format!("  - {}\n", q(e)));
+                    }
+                }
+                Syntax::Toml => {
+                    out.push_str("errors = [\n");
+                    for e in &fm.errors {
+                        out.push_str(&format!("  {},\n", q(e)));
+                    }
+                    out.push_str("]\n");
+                }
+            },
+            "tags" if !fm.tags.is_empty() => {
+                out.push_str(&format!("tags{sep}{}\n", flow(&fm.tags, !bare)))
+            }
+            "related" if !fm.related.is_empty() => {
+                out.push_str(&format!("related{sep}{}\n", flow(&fm.related, !bare)))
+            }
+            "updated" => {
+                if let Some(d) = &fm.updated {
+                    out.push_str(&format!("updated{sep}{d}\n"));
+                }
+            }
+            "aliases" if !fm.aliases.is_empty() => {
+                out.push_str(&format!("aliases{sep}{}\n", flow(&fm.aliases, true)))
+            }
+            "versions" if !fm.versions.is_empty() && syntax == Syntax::Yaml => {
+                out.push_str("versions:\n");
+                for v in &fm.versions {
+                    out.push_str(&format!("  - product: {}\n", v.product));
+                    if let Some((a, _)) = &v.affected {
+                        out.push_str(&format!("    affected: {}\n", q(a)));
+                    }
+                    if let Some((f, _)) = &v.fixed {
+                        out.push_str(&format!("    fixed: {}\n", q(f)));
+                    }
+                    if let Some(n) = &v.note {
+                        out.push_str(&format!("    note: {}\n", q(n)));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // TOML array tables must come after every plain key.
+    if syntax == Syntax::Toml {
+        for v in &fm.versions {
+            out.push_str(&format!("\n[[versions]]\nproduct = {}\n", q(&v.product)));
+            if let Some((a, _)) = &v.affected {
+                out.push_str(&format!("affected = {}\n", q(a)));
+            }
+            if let Some((f, _)) = &v.fixed {
+                out.push_str(&format!("fixed = {}\n", q(f)));
+            }
+            if let Some(n) = &v.note {
+                out.push_str(&format!("note = {}\n", q(n)));
+            }
+        }
+    }
+    out
+}
+
+/// The file `raw` with its front-matter replaced by the canonical form; `None` when the
+/// file does not have the expected delimiters (the caller reports the parse error instead).
+pub fn fix_file(raw: &str, fm: &EntryFrontMatter) -> Option<String> {
+    let bom = if raw.starts_with('\u{feff}') {
+        "\u{feff}"
+    } else {
+        ""
+    };
+    let text = &raw[bom.len()..];
+    let first_end = text.find('\n')?;
+    let delim = text[..first_end].trim_end();
+    let syntax = match delim {
+        "---" => Syntax::Yaml,
+        "+++" => Syntax::Toml,
+        _ => return None,
+    };
+    let newline = if text[..first_end].ends_with('\r') {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let mut offset = first_end + 1;
+    for line in text[offset..].split_inclusive('\n') {
+        if line.trim_end() == delim {
+            let body = &text[offset + line.len()..];
+            let front = canonical_front_matter(fm, syntax).replace('\n', newline);
+            return Some(format!(
+                "{bom}{delim}{newline}{front}{delim}{newline}{body}"
+            ));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::frontmatter::{parse, split};
+    use std::path::Path;
+
+    fn fm_of(text: &str) -> EntryFrontMatter {
+        let kinds: Vec<String> = crate::config::DEFAULT_KINDS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let norm = text.replace("\r\n", "\n");
+        let doc = split(&norm, Path::new("a.md")).unwrap();
+        let (fm, _, d) = parse(&doc, Path::new("a.md"), &kinds);
+        assert!(d.is_empty(), "{d:?}");
+        fm.unwrap()
+    }
+
+    #[test]
+    fn reorders_and_requotes_yaml_keeping_the_body() {
+        let raw = "---\ntags: [b, a]\nkind: error\nerrors: ['it''s \"bad\" \\x']\nconnector: kafka\ntitle: T\nversions:\n- {product: vvr, fixed: 8.0.9}\n---\nBody *stays*  \n\n";
+        let fixed = fix_file(raw, &fm_of(raw)).unwrap();
+        assert_eq!(
+            fixed,
+            "---\ntitle: \"T\"\nconnector: kafka\nkind: error\nerrors:\n  - \"it's \\\"bad\\\" \\\\x\"\nversions:\n  - product: vvr\n    fixed: \"8.0.9\"\ntags: [b, a]\n---\nBody *stays*  \n\n"
+        );
+        assert_eq!(fm_of(&fixed), fm_of(raw), "fixing must not change meaning");
+        assert_eq!(
+            fix_file(&fixed, &fm_of(&fixed)).unwrap(),
+            fixed,
+            "idempotent"
+        );
+    }
+
+    #[test]
+    fn keeps_toml_and_crlf() {
+        let raw = "+++\r\nkind = \"howto\"\r\ntitle = \"T\"\r\nconnector = \"kafka\"\r\n[[versions]]\r\nproduct = \"flink\"\r\naffected = \"<1.16\"\r\n+++\r\nbody\r\n";
+        let fixed = fix_file(raw, &fm_of(raw)).unwrap();
+        assert!(fixed.starts_with("+++\r\ntitle = \"T\"\r\nconnector = \"kafka\"\r\nkind = \"howto\"\r\n\r\n[[versions]]\r\n"), "{fixed:?}");
+        assert!(fixed.ends_with("+++\r\nbody\r\n"));
+        assert_eq!(fm_of(&fixed), fm_of(raw));
+    }
+}

@@ -1,0 +1,178 @@
+//! `kbook serve` end to end: the real binary on a loopback port, raw HTTP requests, the
+//! server-sent event stream, edits on disk, and path traversal attempts.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(60);
+
+struct Served {
+    child: Child,
+    addr: String,
+    _stderr: Receiver<String>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+fn serve(book: &Path, dest: &Path) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kbook"))
+        .args(["serve", "--port", "0", "--book"])
+        .arg(book)
+        .arg("--dest")
+        .arg(dest)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let line = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("the server did not start");
+        if let Some(url) = line.split(" at http://").nth(1) {
+            let addr = url.split('/').next().unwrap().to_string();
+            return Served { child, addr, _stderr: rx };
+        }
+    }
+}
+
+/// A raw GET; returns (status, body).
+fn get(addr: &str, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).unwrap();
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    (status, body)
+}
+
+/// Reads the event stream until an event named `name` arrives; returns its data.
+fn next_event(reader: &mut BufReader<TcpStream>, name: &str) -> String {
+    let deadline = Instant::now() + WAIT;
+    let mut current = String::new();
+    loop {
+        assert!(Instant::now() < deadline, "no `{name}` event in time");
+        let mut line = String::new();
+        match reader.read_line(&mut line) {
+            Ok(0) => panic!("event stream closed"),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => continue,
+            Err(e) => panic!("{e}"),
+        }
+        let line = line.trim_end();
+        if let Some(ev) = line.strip_prefix("event: ") {
+            current = ev.to_string();
+        } else if let Some(data) = line.strip_prefix("data: ")
+            && current == name
+        {
+            return data.to_string();
+        }
+    }
+}
+
+fn events(addr: &str) -> BufReader<TcpStream> {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(s, "GET /__kbook/events HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    BufReader::new(s)
+}
+
+fn fixture_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book");
+    std::fs::create_dir_all(&book).unwrap();
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/good"), &book);
+    let dest = dir.path().join("site");
+    (dir, book, dest)
+}
+
+#[test]
+fn edits_reload_pages_and_errors_show_without_stopping_the_server() {
+    let (_dir, book, dest) = fixture_copy();
+    let server = serve(&book, &dest);
+    let (status, page) = get(&server.addr, "/kafka/kafka-offset-commit.html");
+    assert_eq!(status, 200);
+    assert!(page.contains("/__kbook/livereload.js"), "live-reload client injected");
+    let (_, client) = get(&server.addr, "/__kbook/livereload.js");
+    assert!(client.contains("EventSource"));
+
+    let mut stream = events(&server.addr);
+    next_event(&mut stream, "hello");
+    let entry = book.join("content/kafka/kafka-offset-commit.md");
+    let text = std::fs::read_to_string(&entry).unwrap();
+    std::fs::write(&entry, text.replace("Offsets go to Kafka", "Offsets travel to Kafka")).unwrap();
+    next_event(&mut stream, "reload");
+    let (_, page) = get(&server.addr, "/kafka/kafka-offset-commit.html");
+    assert!(page.contains("Offsets travel to Kafka"), "the page shows the edit");
+
+    std::fs::write(&entry, text.replace("kind: concept", "kind: concpt")).unwrap();
+    let data = next_event(&mut stream, "error");
+    let diags: serde_json::Value = serde_json::from_str(&data).unwrap();
+    assert_eq!(diags[0]["path"], "content/kafka/kafka-offset-commit.md");
+    assert_eq!(diags[0]["line"], 4);
+    assert_eq!(diags[0]["message"], "unknown kind `concpt`");
+    let (status, page) = get(&server.addr, "/kafka/kafka-offset-commit.html");
+    assert_eq!(status, 200, "the server keeps serving the last good site");
+    assert!(page.contains("Offsets travel to Kafka"));
+
+    // A page opened while the build is broken gets the error at once.
+    let mut late = events(&server.addr);
+    assert!(next_event(&mut late, "error").contains("concpt"));
+
+    std::fs::write(&entry, &text).unwrap();
+    next_event(&mut stream, "reload");
+}
+
+#[test]
+fn serving_is_confined_to_the_site() {
+    let (_dir, book, dest) = fixture_copy();
+    let server = serve(&book, &dest);
+    assert_eq!(get(&server.addr, "/").0, 200);
+    let (status, wasm) = {
+        let entries: Vec<_> = std::fs::read_dir(dest.join("search")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().to_string()).collect();
+        let name = entries.iter().find(|n| n.ends_with(".wasm")).unwrap().clone();
+        let mut s = TcpStream::connect(&server.addr).unwrap();
+        write!(s, "GET /search/{name} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+        let mut buf = Vec::new();
+        s.read_to_end(&mut buf).unwrap();
+        let head = String::from_utf8_lossy(&buf[..buf.len().min(300)]).to_string();
+        (head.split(' ').nth(1).unwrap_or_default().to_string(), head)
+    };
+    assert_eq!(status, "200");
+    assert!(wasm.to_ascii_lowercase().contains("content-type: application/wasm"), "{wasm}");
+    for attack in ["/../book/book.toml", "/%2e%2e/book/book.toml", "/%2E%2E%2Fbook%2Fbook.toml", "//etc/passwd", "/..%5cbook.toml", "/search/../../book/book.toml"] {
+        let (status, body) = get(&server.addr, attack);
+        assert_eq!(status, 404, "{attack} must not be served");
+        assert!(!body.contains("[book]"), "{attack} leaked book.toml");
+    }
+}

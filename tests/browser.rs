@@ -1,0 +1,521 @@
+//! Browser tests: the bundled book, built by the real `kbook` binary, in Debian's headless
+//! Chromium driven over CDP, served from a loopback server started here and opened from
+//! disk (`file://`). Also checks that the WebAssembly module ranks exactly like the native
+//! search (the parity test).
+//!
+//! Chromium is required, not optional: without it these tests fail and say how to install it.
+
+use headless_chrome::protocol::cdp::Log::LogEntryLevel;
+use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::protocol::cdp::Runtime::ConsoleAPICalledEventTypeOption;
+use headless_chrome::protocol::cdp::types::Event;
+use headless_chrome::{Browser, LaunchOptions, Tab};
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+/// Flags for a quiet, reproducible browser that never talks to the network.
+const CHROMIUM_FLAGS: [&str; 8] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+];
+/// Upper bound for anything the page does (first load compiles the module).
+const PAGE_TIMEOUT_MS: u64 = 30_000;
+
+/// The built book and where it is served.
+struct Site {
+    dir: PathBuf,
+    http: String,
+    /// Labelled queries of the bundled book that native search answers right (top 1).
+    answered: Vec<Labelled>,
+}
+
+#[derive(Clone, Debug)]
+struct Labelled {
+    q: String,
+    expect: String,
+}
+
+/// Builds the bundled book once per test binary and serves it on 127.0.0.1.
+fn site() -> &'static Site {
+    static SITE: OnceLock<Site> = OnceLock::new();
+    SITE.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-book");
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kbook"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .arg("build")
+            .arg("--dest")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "kbook build failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let http = serve(dir.clone());
+        let answered = labelled_queries()
+            .into_iter()
+            .filter(|l| native_ids(&dir, &l.q, 1).first() == Some(&l.expect))
+            .collect();
+        Site {
+            dir,
+            http,
+            answered,
+        }
+    })
+}
+
+/// Serves `root` on an ephemeral loopback port from a background thread.
+fn serve(root: PathBuf) -> String {
+    let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
+    let addr = server.server_addr().to_ip().unwrap();
+    std::thread::spawn(move || {
+        for request in server.incoming_requests() {
+            let path = request
+                .url()
+                .split(['?', '#'])
+                .next()
+                .unwrap_or("/")
+                .trim_start_matches('/')
+                .to_string();
+            let path = if path.is_empty() || path.ends_with('/') {
+                format!("{path}index.html")
+            } else {
+                path
+            };
+            let file = root.join(&path);
+            let response = match std::fs::read(&file) {
+                Ok(bytes) if !path.split('/').any(|p| p == "..") => {
+                    let mime = match file.extension().and_then(OsStr::to_str) {
+                        Some("html") => "text/html; charset=utf-8",
+                        Some("js") => "text/javascript",
+                        Some("css") => "text/css",
+                        Some("wasm") => "application/wasm",
+                        Some("svg") => "image/svg+xml",
+                        Some("xml") => "application/xml",
+                        _ => "application/octet-stream",
+                    };
+                    let header = tiny_http::Header::from_bytes("Content-Type", mime).unwrap();
+                    tiny_http::Response::from_data(bytes).with_header(header)
+                }
+                _ => tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
+            };
+            let _ = request.respond(response);
+        }
+    });
+    format!("http://{addr}/")
+}
+
+fn labelled_queries() -> Vec<Labelled> {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/queries.jsonl"))
+            .unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            Labelled {
+                q: v["q"].as_str().unwrap().to_string(),
+                expect: v["expect"][0].as_str().unwrap().to_string(),
+            }
+        })
+        .collect()
+}
+
+fn index_bytes(dir: &Path) -> Vec<u8> {
+    let search = dir.join("search");
+    let file = std::fs::read_dir(&search)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .and_then(OsStr::to_str)
+                .is_some_and(|n| n.starts_with("index.") && n.ends_with(".bin"))
+        })
+        .unwrap_or_else(|| panic!("no search/index.*.bin in {}", search.display()));
+    std::fs::read(file).unwrap()
+}
+
+fn native_index(dir: &Path) -> &'static kbook_search::BookIndex {
+    static INDEX: OnceLock<kbook_search::BookIndex> = OnceLock::new();
+    INDEX.get_or_init(|| kbook_search::BookIndex::open(index_bytes(dir)).unwrap())
+}
+
+fn native_ids(dir: &Path, q: &str, limit: usize) -> Vec<String> {
+    let opts = kbook_search::SearchOptions {
+        limit,
+        ..Default::default()
+    };
+    native_index(dir)
+        .search(q, &opts)
+        .unwrap()
+        .hits
+        .into_iter()
+        .map(|h| h.id)
+        .collect()
+}
+
+/// A Chromium with a fresh profile, and the console errors of its tab.
+struct Chromium {
+    _browser: Browser,
+    tab: Arc<Tab>,
+    errors: Arc<Mutex<Vec<String>>>,
+    _profile: tempfile::TempDir,
+}
+
+fn chromium() -> Chromium {
+    let path = std::env::var_os("KBOOK_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(CHROMIUM));
+    assert!(
+        path.is_file(),
+        "Chromium is missing at {}: the browser tests need it. Install it with `apt-get install -y chromium` (or set KBOOK_CHROMIUM to a Chromium binary).",
+        path.display()
+    );
+    let profile = tempfile::tempdir().unwrap();
+    let options = LaunchOptions::default_builder()
+        .path(Some(path))
+        .headless(true)
+        .sandbox(false)
+        .user_data_dir(Some(profile.path().to_path_buf()))
+        .args(CHROMIUM_FLAGS.iter().map(OsStr::new).collect())
+        .idle_browser_timeout(Duration::from_secs(300))
+        .build()
+        .unwrap();
+    let browser = Browser::new(options).unwrap();
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_millis(PAGE_TIMEOUT_MS));
+    let errors = Arc::new(Mutex::new(Vec::new()));
+    tab.enable_log().unwrap();
+    tab.enable_runtime().unwrap();
+    let sink = Arc::clone(&errors);
+    tab.add_event_listener(Arc::new(move |event: &Event| {
+        let message = match event {
+            Event::RuntimeConsoleAPICalled(e)
+                if e.params.Type == ConsoleAPICalledEventTypeOption::Error =>
+            {
+                Some(format!(
+                    "console.error: {:?}",
+                    e.params
+                        .args
+                        .iter()
+                        .map(|a| a.value.clone())
+                        .collect::<Vec<_>>()
+                ))
+            }
+            Event::RuntimeExceptionThrown(e) => Some(format!(
+                "uncaught exception: {:?}",
+                e.params.exception_details
+            )),
+            Event::LogEntryAdded(e) if e.params.entry.level == LogEntryLevel::Error => Some(
+                format!("{} ({:?})", e.params.entry.text, e.params.entry.url),
+            ),
+            _ => None,
+        };
+        if let Some(m) = message {
+            sink.lock().unwrap().push(m);
+        }
+    }))
+    .unwrap();
+    Chromium {
+        _browser: browser,
+        tab,
+        errors,
+        _profile: profile,
+    }
+}
+
+impl Chromium {
+    fn open(&self, url: &str) {
+        self.tab
+            .navigate_to(url)
+            .unwrap()
+            .wait_until_navigated()
+            .unwrap();
+    }
+
+    /// Evaluates `expr` (which may return a promise) and returns its JSON value.
+    fn eval(&self, expr: &str) -> serde_json::Value {
+        let wrapped = format!(
+            "Promise.resolve({expr}).then(v => JSON.stringify(v === undefined ? null : v))"
+        );
+        let result = self.tab.evaluate(&wrapped, true).unwrap();
+        match result.value {
+            Some(serde_json::Value::String(json)) => serde_json::from_str(&json).unwrap(),
+            other => panic!("`{expr}` gave no JSON: {other:?} {:?}", result.description),
+        }
+    }
+
+    /// Waits, inside the page, until `expr` is truthy; returns its value.
+    fn wait_for(&self, expr: &str) -> serde_json::Value {
+        let waiter = format!(
+            "new Promise((resolve, reject) => {{ const t0 = Date.now(); (function tick() {{ let v; try {{ v = ({expr}); }} catch (e) {{ v = null; }} \
+             if (v) resolve(v); else if (Date.now() - t0 > {PAGE_TIMEOUT_MS}) reject(new Error('timed out waiting for: ' + {js})); else setTimeout(tick, 20); }})(); }})",
+            js = serde_json::to_string(expr).unwrap()
+        );
+        self.eval(&waiter)
+    }
+
+    fn assert_no_console_errors(&self) {
+        let errors = self.errors.lock().unwrap();
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    }
+}
+
+fn pick(site: &Site) -> &Labelled {
+    // A short, pasted-error style query reads best in the box; any answered one will do.
+    site.answered
+        .iter()
+        .filter(|l| l.q.len() < 80)
+        .min_by_key(|l| l.q.len().abs_diff(40))
+        .unwrap_or_else(|| panic!("native search answers none of tests/queries.jsonl right"))
+}
+
+/// The search box flow on one page: focus, type, see the right entry first, open it.
+fn type_and_open(c: &Chromium, page_url: &str, query: &Labelled) {
+    c.open(page_url);
+    c.tab
+        .wait_for_element("form.kbook-search input[type=search]")
+        .unwrap()
+        .click()
+        .unwrap();
+    c.tab.type_str(&query.q).unwrap();
+    let first = c.wait_for(&format!(
+        "(() => {{ const a = document.querySelector('.kbook-search-results .kbook-hit'); \
+         return a && document.querySelector('.kbook-search input').value === {q} ? a.dataset.id : null; }})()",
+        q = serde_json::to_string(&query.q).unwrap()
+    ));
+    assert_eq!(
+        first,
+        query.expect.as_str(),
+        "first result for {:?}",
+        query.q
+    );
+    // The hit shows a title, badges and no raw markup.
+    let shown = c.eval(
+        "(() => { const a = document.querySelector('.kbook-search-results .kbook-hit'); \
+         return { title: a.querySelector('.kbook-hit-title').textContent, badges: a.querySelectorAll('.badge').length, \
+         visible: !document.querySelector('.kbook-search-results').hidden }; })()",
+    );
+    assert!(
+        shown["title"].as_str().is_some_and(|t| !t.is_empty()),
+        "{shown}"
+    );
+    assert_eq!(shown["badges"], 2);
+    assert_eq!(shown["visible"], true);
+
+    // For people reviewing the UI: the dropdown as rendered (target/tmp/search-box-*.png).
+    let shot = c
+        .tab
+        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+        .unwrap();
+    let scheme = if page_url.starts_with("file:") {
+        "file"
+    } else {
+        "http"
+    };
+    std::fs::write(
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("search-box-{scheme}.png")),
+        shot,
+    )
+    .unwrap();
+
+    let expected_href = c.eval("document.querySelector('.kbook-search-results .kbook-hit').href");
+    c.tab.press_key("ArrowDown").unwrap();
+    c.tab.press_key("Enter").unwrap();
+    c.wait_for(&format!(
+        "location.href === {expected_href} && document.readyState === 'complete'"
+    ));
+    let path = c.eval("location.pathname");
+    assert!(
+        path.as_str()
+            .is_some_and(|p| p.ends_with(".html") && p.contains(&query.expect)),
+        "opened {path}"
+    );
+
+    // The page API answers too, with URLs relative to the current page.
+    let hits = c.eval(&format!(
+        "window.kbook.search({}, {{limit: 5}})",
+        serde_json::to_string(&query.q).unwrap()
+    ));
+    let hits = hits.as_array().unwrap();
+    assert_eq!(
+        hits.first().and_then(|h| h["id"].as_str()),
+        Some(query.expect.as_str())
+    );
+    for h in hits {
+        for key in [
+            "id",
+            "url",
+            "title",
+            "connector",
+            "kind",
+            "score",
+            "snippet",
+        ] {
+            assert!(h.get(key).is_some(), "hit without {key}: {h}");
+        }
+    }
+}
+
+#[test]
+fn search_box_over_http_finds_and_opens_the_entry() {
+    let site = site();
+    let query = pick(site);
+    let c = chromium();
+    // Start on an entry page in a connector folder, so relative URLs are exercised.
+    let entry_page = c_entry_page(site);
+    type_and_open(&c, &format!("{}{entry_page}", site.http), query);
+    // "/" focuses the box; Escape closes the dropdown.
+    c.open(&format!("{}index.html", site.http));
+    c.tab.press_key("/").unwrap();
+    assert_eq!(
+        c.eval("document.activeElement && document.activeElement.id"),
+        "kbook-q"
+    );
+    c.tab.type_str(&query.q).unwrap();
+    c.wait_for("document.querySelector('.kbook-search-results .kbook-hit')");
+    c.tab.press_key("Escape").unwrap();
+    assert_eq!(
+        c.eval("document.querySelector('.kbook-search-results').hidden"),
+        true
+    );
+    c.assert_no_console_errors();
+}
+
+/// Some entry page below the site root (`<connector>/<id>.html`).
+fn c_entry_page(site: &Site) -> String {
+    let first = native_index(&site.dir)
+        .search(
+            &site.answered[0].q,
+            &kbook_search::SearchOptions {
+                limit: 1,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    first.hits[0].url.clone()
+}
+
+#[test]
+fn search_box_from_file_url_finds_and_opens_the_entry() {
+    let site = site();
+    let query = pick(site);
+    let c = chromium();
+    let index = site.dir.join("index.html");
+    type_and_open(&c, &format!("file://{}", index.display()), query);
+    c.assert_no_console_errors();
+}
+
+#[test]
+fn search_page_deep_link_facets_and_no_confident_match() {
+    let site = site();
+    let query = pick(site);
+    let c = chromium();
+    let q = url_encode(&query.q);
+    c.open(&format!("{}search.html?q={q}", site.http));
+    let first = c.wait_for("(() => { const li = document.querySelector('#kbook-search-page-results .kbook-result'); return li && li.dataset.id; })()");
+    assert_eq!(first, query.expect.as_str());
+    assert_eq!(
+        c.eval("document.getElementById('kbook-paste').value"),
+        query.q.as_str()
+    );
+
+    // A connector chip filters the list to that connector.
+    let connector =
+        c.eval("document.querySelector('.kbook-chip[data-facet=connector]').dataset.value");
+    c.tab
+        .find_element(".kbook-chip[data-facet=connector]")
+        .unwrap()
+        .click()
+        .unwrap();
+    c.wait_for("document.querySelector('.kbook-chip[data-facet=connector][aria-pressed=true]')");
+    let connectors = c.wait_for(
+        "(() => { const b = [...document.querySelectorAll('#kbook-search-page-results .badge.connector')].map(b => b.textContent); \
+         return b.length ? b : null; })()",
+    );
+    assert!(
+        connectors
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| *c == connector),
+        "{connectors} vs {connector}"
+    );
+    assert!(
+        c.eval("location.search")
+            .as_str()
+            .unwrap()
+            .contains("connector=")
+    );
+
+    // A whole pasted trace in the textarea; then gibberish gives the "no match" states.
+    c.open(&format!("{}search.html?q=qqqzzzvvvxxjj", site.http));
+    c.wait_for("document.querySelector('.kbook-no-match, .kbook-no-confident')");
+    c.assert_no_console_errors();
+}
+
+#[test]
+fn wasm_ranks_exactly_like_native_search() {
+    let site = site();
+    let c = chromium();
+    c.open(&format!("{}search.html", site.http));
+    c.eval("window.kbook.ready()");
+    let queries = labelled_queries();
+    let qs: Vec<&str> = queries.iter().map(|l| l.q.as_str()).collect();
+    let browser = c.eval(&format!(
+        "(async () => {{ const out = []; const times = []; for (const q of {}) {{ const t = performance.now(); \
+         const hits = await window.kbook.search(q, {{limit: 10}}); times.push(performance.now() - t); out.push(hits.map(h => h.id)); }} \
+         return {{ out, times }}; }})()",
+        serde_json::to_string(&qs).unwrap()
+    ));
+    let mut native_times = Vec::new();
+    for (i, q) in qs.iter().enumerate() {
+        let t = Instant::now();
+        let native = native_ids(&site.dir, q, 10);
+        native_times.push(t.elapsed().as_secs_f64() * 1000.0);
+        let wasm: Vec<String> = serde_json::from_value(browser["out"][i].clone()).unwrap();
+        assert_eq!(wasm, native, "query {q:?}");
+    }
+    let browser_times: Vec<f64> = serde_json::from_value(browser["times"].clone()).unwrap();
+    eprintln!(
+        "parity: {} queries; latency ms median/p95: chromium {:.2}/{:.2}, native (debug build) {:.2}/{:.2}",
+        qs.len(),
+        percentile(&browser_times, 0.5),
+        percentile(&browser_times, 0.95),
+        percentile(&native_times, 0.5),
+        percentile(&native_times, 0.95)
+    );
+    c.assert_no_console_errors();
+}
+
+fn percentile(values: &[f64], p: f64) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    v.get(((v.len() as f64 - 1.0) * p).round() as usize)
+        .copied()
+        .unwrap_or(0.0)
+}
+
+fn url_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

@@ -116,6 +116,11 @@ pub struct HtmlOutput {
     pub git_repository_url: Option<String>,
     /// `light`, `dark` or `auto` (follow the system).
     pub default_theme: Option<String>,
+    /// Clean raw HTML in Markdown (default true); `false` keeps it as written.
+    pub sanitize_html: Option<bool>,
+    /// Add a strict Content-Security-Policy meta tag to every page.
+    #[serde(default)]
+    pub content_security_policy: bool,
 }
 
 /// `[kbook]`: kbook's own settings.

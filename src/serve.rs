@@ -353,8 +353,7 @@ pub fn serve(opts: &ServeOptions) -> Result<()> {
         .unwrap_or_else(|_| opts.dest.clone());
     std::thread::spawn(move || server.run());
     let format = opts.format;
-    loop {
-        let Ok(first_event) = rx.recv() else { break };
+    while let Ok(first_event) = rx.recv() {
         if !relevant(&first_event, &dest) {
             continue;
         }

@@ -4,7 +4,7 @@
 use crate::config::Config;
 use crate::content::{self, Book};
 use crate::diagnostic::{self, Diagnostic};
-use crate::render::markdown::{LinkTargets, MarkdownRenderer, RenderedBody};
+use crate::render::markdown::{LinkTargets, MarkdownRenderer, RawHtml, RenderedBody};
 use crate::render::pages::{self, ConnectorNav, OutputFile, SiteContext};
 use crate::render::theme;
 use rayon::prelude::*;
@@ -105,7 +105,7 @@ pub fn render_site(
         }
     };
     progress.stage("rendering markdown");
-    let (bodies, mut link_diags) = render_bodies(&book, cache);
+    let (bodies, mut link_diags) = render_bodies(&book, config, cache);
     diags.append(&mut link_diags);
     if fails(&diags, opts.deny_warnings) {
         diagnostic::sort(&mut diags);
@@ -189,7 +189,11 @@ fn fails(diags: &[Diagnostic], deny_warnings: bool) -> bool {
 /// Renders every body: heading ids are collected first so links to `#anchors` in other
 /// entries can be checked. With a keeping cache, a body is rendered again only when its text
 /// or the link targets of the book changed.
-fn render_bodies(book: &Book, cache: &mut BuildCache) -> (Vec<RenderedBody>, Vec<Diagnostic>) {
+fn render_bodies(
+    book: &Book,
+    config: &Config,
+    cache: &mut BuildCache,
+) -> (Vec<RenderedBody>, Vec<Diagnostic>) {
     let mut targets = LinkTargets::default();
     let headings: Vec<_> = book
         .entries
@@ -213,8 +217,15 @@ fn render_bodies(book: &Book, cache: &mut BuildCache) -> (Vec<RenderedBody>, Vec
             .entry(e.id.clone())
             .or_insert((e.url.clone(), ids.clone()));
     }
+    // The raw-HTML policy changes every body that has raw HTML.
+    std::hash::Hash::hash(&config.output.html.sanitize_html, &mut targets_fp);
     let targets_fp = std::hash::Hasher::finish(&targets_fp);
-    let renderer = MarkdownRenderer::new();
+    let renderer =
+        MarkdownRenderer::with_raw_html(if config.output.html.sanitize_html == Some(false) {
+            RawHtml::Allow
+        } else {
+            RawHtml::Sanitize
+        });
     let results: Vec<(u64, RenderedBody, Vec<Diagnostic>)> = book
         .entries
         .par_iter()

@@ -45,10 +45,19 @@ fn serve(book: &Path, dest: &Path) -> Served {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let stderr = child.stderr.take().unwrap();
+    let stderr = child.stderr.take();
     let (tx, rx) = channel();
+    // Owned from here on, so the server is killed and reaped even if a wait below fails.
+    let mut served = Served {
+        child,
+        addr: String::new(),
+        _stderr: rx,
+    };
     std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+        for line in BufReader::new(stderr.unwrap())
+            .lines()
+            .map_while(Result::ok)
+        {
             if tx.send(line).is_err() {
                 break;
             }
@@ -56,10 +65,13 @@ fn serve(book: &Path, dest: &Path) -> Served {
     });
     let deadline = Instant::now() + WAIT;
     loop {
-        let line = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("the server did not start");
+        let line = served
+            ._stderr
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("the server did not start");
         if let Some(url) = line.split(" at http://").nth(1) {
-            let addr = url.split('/').next().unwrap().to_string();
-            return Served { child, addr, _stderr: rx };
+            served.addr = url.split('/').next().unwrap().to_string();
+            return served;
         }
     }
 }
@@ -67,12 +79,23 @@ fn serve(book: &Path, dest: &Path) -> Served {
 /// A raw GET; returns (status, body).
 fn get(addr: &str, path: &str) -> (u16, String) {
     let mut s = TcpStream::connect(addr).unwrap();
-    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut buf = Vec::new();
     s.read_to_end(&mut buf).unwrap();
     let text = String::from_utf8_lossy(&buf).to_string();
-    let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
     (status, body)
 }
 
@@ -86,7 +109,12 @@ fn next_event(reader: &mut BufReader<TcpStream>, name: &str) -> String {
         match reader.read_line(&mut line) {
             Ok(0) => panic!("event stream closed"),
             Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => continue,
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut =>
+            {
+                continue;
+            }
             Err(e) => panic!("{e}"),
         }
         let line = line.trim_end();
@@ -111,7 +139,10 @@ fn fixture_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book");
     std::fs::create_dir_all(&book).unwrap();
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/good"), &book);
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/good"),
+        &book,
+    );
     let dest = dir.path().join("site");
     (dir, book, dest)
 }
@@ -122,7 +153,10 @@ fn edits_reload_pages_and_errors_show_without_stopping_the_server() {
     let server = serve(&book, &dest);
     let (status, page) = get(&server.addr, "/kafka/kafka-offset-commit.html");
     assert_eq!(status, 200);
-    assert!(page.contains("/__kbook/livereload.js"), "live-reload client injected");
+    assert!(
+        page.contains("/__kbook/livereload.js"),
+        "live-reload client injected"
+    );
     let (_, client) = get(&server.addr, "/__kbook/livereload.js");
     assert!(client.contains("EventSource"));
 
@@ -130,10 +164,17 @@ fn edits_reload_pages_and_errors_show_without_stopping_the_server() {
     next_event(&mut stream, "hello");
     let entry = book.join("content/kafka/kafka-offset-commit.md");
     let text = std::fs::read_to_string(&entry).unwrap();
-    std::fs::write(&entry, text.replace("Offsets go to Kafka", "Offsets travel to Kafka")).unwrap();
+    std::fs::write(
+        &entry,
+        text.replace("Offsets go to Kafka", "Offsets travel to Kafka"),
+    )
+    .unwrap();
     next_event(&mut stream, "reload");
     let (_, page) = get(&server.addr, "/kafka/kafka-offset-commit.html");
-    assert!(page.contains("Offsets travel to Kafka"), "the page shows the edit");
+    assert!(
+        page.contains("Offsets travel to Kafka"),
+        "the page shows the edit"
+    );
 
     std::fs::write(&entry, text.replace("kind: concept", "kind: concpt")).unwrap();
     let data = next_event(&mut stream, "error");
@@ -159,18 +200,40 @@ fn serving_is_confined_to_the_site() {
     let server = serve(&book, &dest);
     assert_eq!(get(&server.addr, "/").0, 200);
     let (status, wasm) = {
-        let entries: Vec<_> = std::fs::read_dir(dest.join("search")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().to_string()).collect();
-        let name = entries.iter().find(|n| n.ends_with(".wasm")).unwrap().clone();
+        let entries: Vec<_> = std::fs::read_dir(dest.join("search"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        let name = entries
+            .iter()
+            .find(|n| n.ends_with(".wasm"))
+            .unwrap()
+            .clone();
         let mut s = TcpStream::connect(&server.addr).unwrap();
-        write!(s, "GET /search/{name} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+        write!(
+            s,
+            "GET /search/{name} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
         let mut buf = Vec::new();
         s.read_to_end(&mut buf).unwrap();
         let head = String::from_utf8_lossy(&buf[..buf.len().min(300)]).to_string();
         (head.split(' ').nth(1).unwrap_or_default().to_string(), head)
     };
     assert_eq!(status, "200");
-    assert!(wasm.to_ascii_lowercase().contains("content-type: application/wasm"), "{wasm}");
-    for attack in ["/../book/book.toml", "/%2e%2e/book/book.toml", "/%2E%2E%2Fbook%2Fbook.toml", "//etc/passwd", "/..%5cbook.toml", "/search/../../book/book.toml"] {
+    assert!(
+        wasm.to_ascii_lowercase()
+            .contains("content-type: application/wasm"),
+        "{wasm}"
+    );
+    for attack in [
+        "/../book/book.toml",
+        "/%2e%2e/book/book.toml",
+        "/%2E%2E%2Fbook%2Fbook.toml",
+        "//etc/passwd",
+        "/..%5cbook.toml",
+        "/search/../../book/book.toml",
+    ] {
         let (status, body) = get(&server.addr, attack);
         assert_eq!(status, 404, "{attack} must not be served");
         assert!(!body.contains("[book]"), "{attack} leaked book.toml");

@@ -58,6 +58,9 @@ pub fn load(config: &Config) -> (Book, Vec<Diagnostic>) {
 /// A file's identity for the rebuild cache: size and modification time.
 type Stamp = (u64, Option<std::time::SystemTime>);
 
+/// One file after loading: path, stamp, the entry when it parsed, and its diagnostics.
+type LoadedFile = (PathBuf, Option<Stamp>, Option<Entry>, Vec<Diagnostic>);
+
 /// Parsed files kept between rebuilds of `kbook serve`, keyed by path; a file is parsed
 /// again only when its size or modification time changed.
 #[derive(Debug, Default)]
@@ -92,7 +95,7 @@ pub fn load_cached(config: &Config, cache: &mut LoadCache) -> (Book, Vec<Diagnos
             .map(|m| (m.len(), m.modified().ok()))
             .ok()
     };
-    let results: Vec<(PathBuf, Option<Stamp>, Option<Entry>, Vec<Diagnostic>)> = files
+    let results: Vec<LoadedFile> = files
         .into_par_iter()
         .map(|file| {
             let st = stamp(&file);

@@ -70,6 +70,41 @@ type OpenHeading<'a> = (
 /// Holds the syntax definitions, loaded once per build.
 pub struct MarkdownRenderer {
     syntaxes: &'static SyntaxSet,
+    raw_html: RawHtml,
+}
+
+/// What happens to raw HTML written in Markdown.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RawHtml {
+    /// Kept, but cleaned with ammonia: no script, event handlers or `javascript:` URLs.
+    #[default]
+    Sanitize,
+    /// Kept as written (`[output.html] sanitize-html = false`): only for trusted authors.
+    Allow,
+}
+
+/// The sanitizer for pages whose Markdown contains raw HTML: ammonia's safe defaults plus
+/// the attributes kbook's own rendering produces.
+fn sanitizer() -> &'static ammonia::Builder<'static> {
+    static SANITIZER: std::sync::OnceLock<ammonia::Builder<'static>> = std::sync::OnceLock::new();
+    SANITIZER.get_or_init(|| {
+        let mut b = ammonia::Builder::default();
+        b.add_tags(["input", "details", "summary", "kbd", "mark"])
+            .add_generic_attributes([
+                "class",
+                "id",
+                "role",
+                "aria-label",
+                "aria-hidden",
+                "data-lang",
+                "title",
+            ])
+            .add_tag_attributes("input", ["type", "checked", "disabled"])
+            .add_tag_attributes("th", ["style"])
+            .add_tag_attributes("td", ["style"])
+            .link_rel(None);
+        b
+    })
 }
 
 impl Default for MarkdownRenderer {
@@ -85,6 +120,15 @@ impl MarkdownRenderer {
         static SYNTAXES: std::sync::OnceLock<SyntaxSet> = std::sync::OnceLock::new();
         MarkdownRenderer {
             syntaxes: SYNTAXES.get_or_init(SyntaxSet::load_defaults_newlines),
+            raw_html: RawHtml::default(),
+        }
+    }
+
+    /// A renderer with the given raw-HTML policy.
+    pub fn with_raw_html(raw_html: RawHtml) -> Self {
+        MarkdownRenderer {
+            raw_html,
+            ..MarkdownRenderer::new()
         }
     }
 
@@ -132,6 +176,7 @@ impl MarkdownRenderer {
         let mut events: Vec<Event<'_>> = Vec::new();
         let mut heading: Option<OpenHeading<'_>> = None;
         let mut code: Option<(String, String)> = None;
+        let mut has_raw_html = false;
         let at = |offset: usize| {
             let (l, c) = line_col(body, offset);
             (body_line + l - 1, c)
@@ -193,8 +238,10 @@ impl MarkdownRenderer {
                     Event::Html(format!("<div class=\"admonition {class}\" role=\"note\"><p class=\"admonition-title\">{label}</p>\n").into())
                 }
                 Event::End(TagEnd::BlockQuote(Some(_))) => Event::Html("</div>\n".into()),
-                // Raw HTML is shown as text until sanitising lands: content must not inject script.
-                Event::Html(h) | Event::InlineHtml(h) => Event::Text(h),
+                Event::Html(h) | Event::InlineHtml(h) => {
+                    has_raw_html = true;
+                    Event::Html(h)
+                }
                 other => other,
             };
             match (&mut heading, ev) {
@@ -255,6 +302,10 @@ impl MarkdownRenderer {
             }
         }
         pulldown_cmark::html::push_html(&mut out.html, events.into_iter());
+        // Only bodies with raw HTML pay for sanitizing; the rest is escaped by construction.
+        if has_raw_html && self.raw_html == RawHtml::Sanitize {
+            out.html = sanitizer().clean(&out.html).to_string();
+        }
         (out, diags)
     }
 
@@ -587,5 +638,36 @@ mod tests {
         );
         assert!(r.html.contains("<table>"));
         assert!(!r.html.contains("<script>"));
+        assert!(!r.html.contains("alert(1)"), "{}", r.html);
+    }
+
+    #[test]
+    fn raw_html_is_sanitized_unless_allowed() {
+        let body = "## Title\n\n<kbd>Ctrl</kbd> <img src=x onerror=\"window.__xss=1\"> <a href=\"javascript:alert(1)\">x</a>\n\n<svg onload=\"alert(1)\"></svg>\n\n- [x] done\n";
+        let (r, _) = render(body);
+        assert!(r.html.contains("<kbd>Ctrl</kbd>"), "{}", r.html);
+        assert!(
+            !r.html.contains("onerror")
+                && !r.html.contains("javascript:")
+                && !r.html.contains("onload"),
+            "{}",
+            r.html
+        );
+        assert!(
+            r.html.contains("<h2 id=\"title\">"),
+            "own ids survive: {}",
+            r.html
+        );
+        assert!(r.html.contains("checked"), "task lists survive: {}", r.html);
+        let allow = MarkdownRenderer::with_raw_html(RawHtml::Allow);
+        let (r, _) = allow.render(
+            body,
+            "kafka/a.md",
+            "kafka/a.html",
+            &targets(),
+            Path::new("a.md"),
+            1,
+        );
+        assert!(r.html.contains("onerror"), "opt-out keeps raw HTML");
     }
 }

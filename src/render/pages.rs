@@ -242,6 +242,9 @@ const SIDEBAR_FULL_LIST: usize = 80;
 /// Otherwise the sidebar shows this many entries around the current one.
 const SIDEBAR_WINDOW: usize = 40;
 
+/// An entry page: entry index, input fingerprint, and the page (`None`: reuse the memo).
+type RenderedEntryPage = (usize, u64, Option<Result<Vec<u8>, Diagnostic>>);
+
 /// One output file.
 pub type OutputFile = (String, Vec<u8>);
 
@@ -319,7 +322,7 @@ pub fn render_all(
             (*c, crate::site::fingerprint(&items))
         })
         .collect();
-    let entry_pages: Vec<(usize, u64, Option<Result<Vec<u8>, Diagnostic>>)> = entries
+    let entry_pages: Vec<RenderedEntryPage> = entries
         .par_iter()
         .zip(bodies.par_iter())
         .enumerate()

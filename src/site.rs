@@ -53,7 +53,12 @@ pub struct RenderedSite {
     pub warnings: Vec<Diagnostic>,
 }
 
-struct Progress(Option<indicatif::ProgressBar>);
+/// Stage reporting: a progress bar on a terminal, and per-stage timings on stderr when
+/// `KBOOK_TIMINGS` is set (for profiling builds and rebuilds).
+struct Progress(
+    Option<indicatif::ProgressBar>,
+    Option<std::cell::Cell<(Instant, &'static str)>>,
+);
 
 impl Progress {
     fn new(enabled: bool) -> Self {
@@ -65,9 +70,9 @@ impl Progress {
             {
                 pb.set_style(style);
             }
-            Progress(Some(pb))
+            Progress(Some(pb), timings())
         } else {
-            Progress(None)
+            Progress(None, timings())
         }
     }
     fn stage(&self, msg: &'static str) {
@@ -75,11 +80,26 @@ impl Progress {
             pb.inc(1);
             pb.set_message(msg);
         }
+        self.lap(msg);
     }
+    fn lap(&self, next: &'static str) {
+        if let Some(cell) = &self.1 {
+            let (since, name) = cell.get();
+            if !name.is_empty() {
+                eprintln!("timing: {name}: {} ms", since.elapsed().as_millis());
+            }
+            cell.set((Instant::now(), next));
+        }
+    }
+}
+
+fn timings() -> Option<std::cell::Cell<(Instant, &'static str)>> {
+    std::env::var_os("KBOOK_TIMINGS").map(|_| std::cell::Cell::new((Instant::now(), "")))
 }
 
 impl Drop for Progress {
     fn drop(&mut self) {
+        self.lap("");
         if let Some(pb) = &self.0 {
             pb.finish_and_clear();
         }
@@ -146,7 +166,20 @@ pub fn render_site(
                 .with_hint("check the book's static/ directory"),
         ]
     })?;
-    let version_of: Vec<&(String, Vec<u8>)> = statics.iter().chain(assets.files.iter()).collect();
+    // Search assets with content-hashed names are versioned by their names; only the files
+    // with fixed names (search.js, the theme) need their bytes hashed.
+    let fixed_names: Vec<(String, Vec<u8>)> = assets
+        .files
+        .iter()
+        .map(|(p, b)| {
+            if p.ends_with("search.js") {
+                (p.clone(), b.clone())
+            } else {
+                (p.clone(), Vec::new())
+            }
+        })
+        .collect();
+    let version_of: Vec<&(String, Vec<u8>)> = statics.iter().chain(fixed_names.iter()).collect();
     let site = site_context(config, &book, &version_of, &assets.meta);
     let global_fp = fingerprint(&format!(
         "{}{tera_fp}{config:?}",
@@ -379,6 +412,7 @@ fn site_context<M: serde::Serialize>(
         entry_count: book.entries.len(),
         search_meta: serde_json::to_string(search_meta).unwrap_or_default(),
         asset_version: hex(&sha2::Digest::finalize(hasher))[..10].to_string(),
+        content_security_policy: html.content_security_policy,
     }
 }
 
@@ -406,6 +440,9 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
     let start = Instant::now();
     let config = Config::load(root)?;
     let dest = opts.dest.clone().unwrap_or_else(|| config.build_dir());
+    if !opts.check_only {
+        recover_interrupted_swap(&dest);
+    }
     let rendered = render_site(&config, opts, &mut BuildCache::default())?;
     if opts.check_only {
         return Ok(BuildReport {
@@ -504,6 +541,37 @@ pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> std::io::Result<u6
         let _ = std::fs::remove_dir_all(&old);
     }
     Ok(bytes)
+}
+
+/// A build killed between moving the previous site aside and moving the new one in leaves
+/// no `dest`, only `.NAME.kbook-old-PID`: move the previous site back (before anything else,
+/// so even a build that then fails restores it). Leftover temp directories are removed when
+/// the next site is written.
+pub fn recover_interrupted_swap(dest: &Path) {
+    if dest.exists() {
+        return;
+    }
+    let (Some(parent), Some(name)) = (dest.parent(), dest.file_name()) else {
+        return;
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    let old_prefix = format!(".{}{OLD_MARK}", name.to_string_lossy());
+    let Ok(items) = std::fs::read_dir(parent) else {
+        return;
+    };
+    let mut olds: Vec<PathBuf> = items
+        .flatten()
+        .filter(|i| i.file_name().to_string_lossy().starts_with(&old_prefix))
+        .map(|i| i.path())
+        .collect();
+    olds.sort();
+    if let Some(old) = olds.first() {
+        let _ = std::fs::rename(old, dest);
+    }
 }
 
 fn clean_leftovers(parent: &Path, name: &str) {

@@ -58,6 +58,21 @@ pub struct RenderedBody {
     pub code: String,
 }
 
+/// syntect's bundled syntaxes plus TOML and stack traces (which it lacks).
+fn syntax_set() -> SyntaxSet {
+    let mut builder = SyntaxSet::load_defaults_newlines().into_builder();
+    for src in [
+        include_str!("syntaxes/toml.sublime-syntax"),
+        include_str!("syntaxes/stacktrace.sublime-syntax"),
+    ] {
+        // The grammars are ours and tested; a broken one only loses its highlighting.
+        if let Ok(def) = syntect::parsing::SyntaxDefinition::load_from_str(src, true, None) {
+            builder.add(def);
+        }
+    }
+    builder.build()
+}
+
 /// A heading being collected: level, explicit id, classes, inner events, plain text.
 type OpenHeading<'a> = (
     HeadingLevel,
@@ -119,7 +134,7 @@ impl MarkdownRenderer {
         // Loading the syntax set takes tens of milliseconds: once per process, not per rebuild.
         static SYNTAXES: std::sync::OnceLock<SyntaxSet> = std::sync::OnceLock::new();
         MarkdownRenderer {
-            syntaxes: SYNTAXES.get_or_init(SyntaxSet::load_defaults_newlines),
+            syntaxes: SYNTAXES.get_or_init(syntax_set),
             raw_html: RawHtml::default(),
         }
     }
@@ -314,6 +329,7 @@ impl MarkdownRenderer {
             "sh" | "shell" | "bash" | "console" | "zsh" => "bash",
             "yml" => "yaml",
             "jsonc" => "json",
+            "log" | "trace" | "stack" | "stacktrace" => "stacktrace",
             other => other,
         };
         let syntax = if token.is_empty() {
@@ -624,6 +640,28 @@ mod tests {
         assert!(r.code.contains("SELECT 1;"));
         assert!(r.text.contains("Intro text."));
         assert!(!r.text.contains("SELECT"));
+    }
+
+    #[test]
+    fn highlights_toml_and_stack_traces() {
+        let (r, _) = render(
+            "```toml\n[book]\ntitle = \"x\"\n```\n\n```log\nCaused by: java.io.EOFException: x\n    at a.b.C.m(C.java:1)\n```\n",
+        );
+        assert!(
+            r.html.contains("hl-entity hl-name hl-section hl-toml"),
+            "{}",
+            r.html
+        );
+        assert!(
+            r.html.contains("hl-keyword hl-control hl-caused-by"),
+            "{}",
+            r.html
+        );
+        assert!(
+            r.html.contains("hl-entity hl-name hl-function hl-frame"),
+            "{}",
+            r.html
+        );
     }
 
     #[test]

@@ -62,13 +62,23 @@ pub enum Command {
         book: PathBuf,
     },
     /// Build the site (pages, search index and module) into the build directory.
-    #[command(after_help = "Examples:\n  kbook build\n  kbook build --dest public --deny-warnings")]
+    #[command(
+        after_help = "Examples:\n  kbook build\n  kbook build --dest public --deny-warnings\n  kbook build --bundle kb.zip         also write a zip of the site that works offline\n  kbook build --single-file kb.html   also write the whole book as one HTML file"
+    )]
     Build {
         #[command(flatten)]
         args: BookArgs,
         /// Output directory (default: [build] build-dir of book.toml, or `book`).
         #[arg(long, short = 'd', value_name = "DIR")]
         dest: Option<PathBuf>,
+        /// Also write a zip of the site: unzipped anywhere, its index.html works from disk
+        /// (file://) with navigation, search and themes.
+        #[arg(long, value_name = "FILE.zip")]
+        bundle: Option<PathBuf>,
+        /// Also write the whole book as one self-contained HTML file (every entry, styles,
+        /// search with the module and index embedded; entries at #<id>).
+        #[arg(long, value_name = "FILE.html")]
+        single_file: Option<PathBuf>,
     },
     /// Validate everything (front-matter, links, anchors, templates) without writing.
     #[command(after_help = "Example:\n  kbook check --deny-warnings --message-format json")]
@@ -127,7 +137,36 @@ fn dispatch(command: Command) -> Result<ExitCode> {
     match command {
         Command::Init { dir } => init(&dir).map(|_| ExitCode::SUCCESS),
         Command::New { path, book } => new_entry(&book, &path).map(|_| ExitCode::SUCCESS),
-        Command::Build { args, dest } => Ok(build(&args, dest, false)),
+        Command::Build {
+            args,
+            dest,
+            bundle,
+            single_file,
+        } => {
+            let code = build(&args, dest.clone(), false);
+            if code != ExitCode::SUCCESS || (bundle.is_none() && single_file.is_none()) {
+                return Ok(code);
+            }
+            let config =
+                crate::config::Config::load(&args.book).map_err(|d| anyhow::anyhow!(join(&d)))?;
+            let site_dir = dest.unwrap_or_else(|| config.build_dir());
+            let opts = crate::bundle::SingleFileOptions {
+                content_security_policy: config.output.html.content_security_policy,
+            };
+            let written = crate::bundle::write_outputs(
+                &site_dir,
+                bundle.as_deref(),
+                single_file.as_deref(),
+                &opts,
+            )
+            .context("cannot write the offline bundle")?;
+            if args.message_format == MessageFormat::Human {
+                for line in written {
+                    eprintln!("wrote {line}");
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Check { args, fix } => {
             if fix {
                 let config = crate::config::Config::load(&args.book)

@@ -134,6 +134,8 @@ pub struct KbookSection {
     /// Allowed entry kinds (default: error, troubleshooting, howto, concept, behavior).
     #[serde(default)]
     pub kinds: Vec<String>,
+    /// Largest entry file accepted, in bytes (default [`crate::content::MAX_ENTRY_BYTES`]).
+    pub max_entry_bytes: Option<u64>,
 }
 
 /// One `[[kbook.connectors]]` item.
@@ -241,6 +243,13 @@ impl Config {
         } else {
             self.kbook.kinds.clone()
         }
+    }
+
+    /// The largest entry file accepted, in bytes.
+    pub fn max_entry_bytes(&self) -> u64 {
+        self.kbook
+            .max_entry_bytes
+            .unwrap_or(crate::content::MAX_ENTRY_BYTES)
     }
 
     /// Display name of a connector (its slug when not configured).

@@ -99,24 +99,13 @@ struct BuildSection {
     build_dir: Option<PathBuf>,
 }
 
-/// Finds `search/index.*.bin` in the book's build directory (newest if several).
-fn find_index(book: &Path) -> Result<PathBuf> {
-    let toml_path = book.join("book.toml");
-    let build_dir = match std::fs::read_to_string(&toml_path) {
-        Ok(text) => {
-            let parsed: BookToml = toml::from_str(&text)
-                .with_context(|| format!("cannot parse {}", toml_path.display()))?;
-            parsed
-                .build
-                .build_dir
-                .unwrap_or_else(|| PathBuf::from("book"))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            bail!("no book.toml in {}: pass --book DIR", book.display())
-        }
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", toml_path.display())),
+/// Finds `search/index.*.bin` in the built site: `site` when given, else the book's build
+/// directory (newest if several).
+fn find_index(book: &Path, site: Option<&Path>) -> Result<PathBuf> {
+    let dir = match site {
+        Some(site) => site.join("search"),
+        None => book_build_dir(book)?.join("search"),
     };
-    let dir = book.join(build_dir).join("search");
     let entries = std::fs::read_dir(&dir).with_context(|| {
         format!(
             "no search index in {}: run `kbook build` first",
@@ -145,8 +134,28 @@ fn find_index(book: &Path) -> Result<PathBuf> {
     }
 }
 
-fn open_book(book: &Path) -> Result<BookIndex> {
-    let path = find_index(book)?;
+/// The book's build directory (`[build] build-dir` in book.toml, default `book`).
+fn book_build_dir(book: &Path) -> Result<PathBuf> {
+    let toml_path = book.join("book.toml");
+    let build_dir = match std::fs::read_to_string(&toml_path) {
+        Ok(text) => {
+            let parsed: BookToml = toml::from_str(&text)
+                .with_context(|| format!("cannot parse {}", toml_path.display()))?;
+            parsed
+                .build
+                .build_dir
+                .unwrap_or_else(|| PathBuf::from("book"))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            bail!("no book.toml in {}: pass --book DIR", book.display())
+        }
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", toml_path.display())),
+    };
+    Ok(book.join(build_dir))
+}
+
+fn open_book(book: &Path, site: Option<&Path>) -> Result<BookIndex> {
+    let path = find_index(book, site)?;
     let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
     BookIndex::open(bytes)
         .with_context(|| format!("cannot open {}: rebuild the book", path.display()))
@@ -183,6 +192,9 @@ pub struct SearchArgs {
     /// The book's root directory (with book.toml).
     #[arg(long, default_value = ".")]
     pub book: PathBuf,
+    /// The built site to search (default: the book's build directory), e.g. a `--dest` of `kbook build`.
+    #[arg(long, value_name = "DIR")]
+    pub site: Option<PathBuf>,
 }
 
 fn read_query(args: &SearchArgs) -> Result<String> {
@@ -214,7 +226,7 @@ pub fn run_search(args: &SearchArgs) -> Result<ExitCode> {
         })?),
         None => None,
     };
-    let index = open_book(&args.book)?;
+    let index = open_book(&args.book, args.site.as_deref())?;
     let opts = SearchOptions {
         limit: args.limit.max(1),
         connector: args.connector.clone(),
@@ -292,7 +304,11 @@ pub struct EvalArgs {
     /// The book's root directory (with book.toml).
     #[arg(long, default_value = ".")]
     pub book: PathBuf,
-    /// Switch a ranking part off (ablation): paste-splitting, rarity-cut, phrase-pairs, typo.
+    /// The built site to search (default: the book's build directory), e.g. a `--dest` of `kbook build`.
+    #[arg(long, value_name = "DIR")]
+    pub site: Option<PathBuf>,
+    /// Switch a ranking part off (ablation): paste-splitting, rarity-cut, phrase-pairs, typo,
+    /// stopwords, field-dismax, shared-idf, query-intent, coverage. Repeatable.
     #[arg(long, value_name = "PART")]
     pub ablate: Vec<String>,
 }
@@ -380,6 +396,19 @@ pub struct EvalReport {
     pub misses: Vec<Miss>,
 }
 
+/// Ranking parts `--ablate` can switch off.
+pub const ABLATIONS: [&str; 9] = [
+    "paste-splitting",
+    "rarity-cut",
+    "phrase-pairs",
+    "typo",
+    "stopwords",
+    "field-dismax",
+    "coverage",
+    "shared-idf",
+    "query-intent",
+];
+
 fn tuning_from_ablations(ablate: &[String]) -> Result<Tuning> {
     let mut t = Tuning::default();
     for a in ablate {
@@ -388,8 +417,14 @@ fn tuning_from_ablations(ablate: &[String]) -> Result<Tuning> {
             "rarity-cut" => t.rarity_cut = false,
             "phrase-pairs" => t.phrase_pairs = false,
             "typo" => t.typo_tolerance = false,
+            "stopwords" => t.stopwords = false,
+            "field-dismax" => t.field_dismax = false,
+            "coverage" => t.coverage_rerank = false,
+            "shared-idf" => t.shared_idf = false,
+            "query-intent" => t.query_intent = false,
             other => bail!(
-                "unknown --ablate part `{other}`: use paste-splitting, rarity-cut, phrase-pairs or typo"
+                "unknown --ablate part `{other}`: use {}",
+                ABLATIONS.join(", ")
             ),
         }
     }
@@ -476,7 +511,7 @@ pub fn read_queries(path: &Path) -> Result<Vec<(String, Vec<String>, String)>> {
 pub fn run_eval(args: &EvalArgs) -> Result<ExitCode> {
     let tuning = tuning_from_ablations(&args.ablate)?;
     let queries = read_queries(&args.queries)?;
-    let index = open_book(&args.book)?;
+    let index = open_book(&args.book, args.site.as_deref())?;
     let report = evaluate(&index, &queries, &tuning)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);

@@ -4,7 +4,9 @@
 //! The pipeline reads top to bottom, one module a stage: [`config`] → [`content`] (load,
 //! parse, validate) → [`render`] (Markdown, pages) → [`index`] (search) → [`site`] (the build,
 //! written atomically). [`cli`] is a thin layer over it; [`serve`] serves the output.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod bundle;
 pub mod cli;
 pub mod config;
 pub mod content;

@@ -1,5 +1,8 @@
 // kbook search: loads the WebAssembly search module and the packed index on first use, and
-// drives the search box on every page and the paste area on search.html.
+// drives the search box on every page and the paste area on search.html. Pages load this
+// script lazily (theme.js, on first focus of the search box); search.html loads it at once.
+// In a single-file book (`kbook build --single-file`) it is inline, the module and index are
+// base64 in <script type="text/plain"> data blocks, and results link to #<entry id>.
 //
 // No framework and no build step; every text from the index reaches the page through DOM
 // text APIs (textContent, createTextNode), never innerHTML, and there are no inline styles
@@ -11,7 +14,11 @@
 (function () {
   "use strict";
 
+  if (window.kbook && window.kbook.searchLoaded) return;
+
   var BOX_LIMIT = 8;
+  var RECENT_KEY = "kbook-recent";
+  var RECENT_MAX = 8;
   var PAGE_LIMIT = 20;
   var FACET_LIMIT = 60;
   var BOX_DELAY_MS = 120;
@@ -25,6 +32,8 @@
   }
 
   var root = metaContent("kbook-root");
+  var single = metaContent("kbook-mode") === "single-file";
+  var SEARCH_SECTION = "kb-search";
   var assets = null;
   try {
     assets = JSON.parse(metaContent("kbook-search") || "null");
@@ -96,6 +105,26 @@
     });
   }
 
+  function base64Bytes(b64) {
+    var raw = atob(b64);
+    var out = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+    return out.buffer;
+  }
+
+  // Single-file book: the bytes are in <script type="text/plain" id="kbook-data-…"> blocks.
+  function embeddedBytes(key) {
+    var block = document.getElementById("kbook-data-" + key);
+    if (!block) throw new Error("this single-file book has no embedded search " + key);
+    return base64Bytes(block.textContent.replace(/\s+/g, ""));
+  }
+
+  function loadEmbedded() {
+    return WebAssembly.compile(embeddedBytes("wasm")).then(function (module) {
+      return [module, embeddedBytes("index")];
+    });
+  }
+
   function loadOverHttp() {
     return Promise.all([fetchModule(root + assetPath("wasm")), fetchBytes(root + assetPath("index"))]);
   }
@@ -107,8 +136,15 @@
     ]);
   }
 
+  // The exports this script calls: a module from another build (a stale cache) may lack them.
+  var ABI = ["memory", "alloc", "dealloc", "open_index", "last_error", "search", "result_len", "free_result"];
+
   function instantiate(module, indexBytes) {
     return WebAssembly.instantiate(module, {}).then(function (inst) {
+      var missing = ABI.filter(function (k) { return !(k in inst.exports); });
+      if (missing.length) {
+        throw new Error("the search module does not match this page (no " + missing.join(", ") + ")");
+      }
       var engine = new Engine(inst.exports, indexBytes);
       engine.module = module;
       return engine;
@@ -125,10 +161,20 @@
     if (!loading) {
       var http = location.protocol === "http:" || location.protocol === "https:";
       setLoading(Promise.resolve()
-        .then(http ? loadOverHttp : loadFromScripts)
-        .then(function (parts) { return instantiate(parts[0], new Uint8Array(parts[1])); }));
+        .then(single ? loadEmbedded : http ? loadOverHttp : loadFromScripts)
+        .then(function (parts) { return instantiate(parts[0], new Uint8Array(parts[1])); })
+        .catch(function (e) { throw unavailable(e); }));
     }
     return loading;
+  }
+
+  // A corrupt, truncated or mismatched module or index is fixed by rebuilding the site; say
+  // so. (A network failure is not: fetch rejects with a TypeError then.)
+  function unavailable(e) {
+    var m = (e && e.message) || String(e);
+    if (e instanceof TypeError) return e;
+    if (!/rebuild/i.test(m)) m += " \u2014 rebuild the site (kbook build)";
+    return new Error(m);
   }
 
   // One instance of the module with the index open in it.
@@ -211,12 +257,13 @@
     var text = String(q == null ? "" : q).slice(0, MAX_QUERY_CHARS);
     return load().then(function (engine) {
       var res = engine.query(text, cleanOptions(opts));
-      res.hits.forEach(function (h) { h.url = root + h.url; });
+      res.hits.forEach(function (h) { h.url = single ? "#" + h.id : root + h.url; });
       return res;
     });
   }
 
   window.kbook = window.kbook || {};
+  window.kbook.searchLoaded = true;
   /** Starts loading the module and index; resolves when search is ready. */
   window.kbook.ready = function () { return load().then(function () { return true; }); };
   /** Searches; hits as [{id, url (relative to this page), title, connector, kind, score, matched_error, snippet}]. */
@@ -276,7 +323,108 @@
   }
 
   function searchPageUrl(q) {
+    if (single) return "#" + SEARCH_SECTION;
     return root + "search.html?q=" + encodeURIComponent(q);
+  }
+
+  var searchPage = null;
+
+  // Single-file book: "search page" is a section of the same document.
+  function openSearchSection(q) {
+    if (!searchPage) return;
+    searchPage.area.value = q;
+    if (location.hash !== "#" + SEARCH_SECTION) location.hash = SEARCH_SECTION;
+    searchPage.update();
+  }
+
+  // ---------------------------------------------------------------- recent searches
+
+  function recentSearches() {
+    var list = [];
+    try {
+      list = JSON.parse(window.localStorage.getItem(RECENT_KEY) || "[]");
+    } catch (e) {
+      list = [];
+    }
+    return Array.isArray(list) ? list.filter(function (q) { return typeof q === "string" && q.trim(); }).slice(0, RECENT_MAX) : [];
+  }
+
+  function rememberSearch(q) {
+    q = String(q || "").trim().slice(0, 2000);
+    if (!q) return;
+    var list = recentSearches().filter(function (old) { return old !== q; });
+    list.unshift(q);
+    try {
+      window.localStorage.setItem(RECENT_KEY, JSON.stringify(list.slice(0, RECENT_MAX)));
+    } catch (e) {
+      // Storage blocked or full: recent searches are a convenience.
+    }
+  }
+
+  function recentLabel(q) {
+    var line = q.split("\n")[0].trim();
+    return line.length > 90 ? line.slice(0, 88) + "\u2026" : line + (q.indexOf("\n") >= 0 ? " \u2026" : "");
+  }
+
+  // ---------------------------------------------------------------- highlighting
+
+  // The matched words of a hit (the marked parts of its snippet), for the entry page.
+  function hitTerms(hit) {
+    var out = [];
+    var s = hit.snippet;
+    if (s && s.text && s.highlights) {
+      var chars = Array.from(s.text);
+      s.highlights.forEach(function (r) {
+        var t = chars.slice(r[0], r[1]).join("").trim().toLowerCase();
+        if (t.length >= 2 && out.indexOf(t) < 0) out.push(t);
+      });
+    }
+    return out.slice(0, 12);
+  }
+
+  function hitHref(hit) {
+    var terms = hitTerms(hit);
+    if (single || !terms.length) return hit.url;
+    return hit.url + (hit.url.indexOf("?") < 0 ? "?" : "&") + "highlight=" + encodeURIComponent(terms.join(" "));
+  }
+
+  var pendingHighlight = null;
+
+  // Following a result: remember the search; in a single-file book, highlight in place.
+  function followed(hit, q) {
+    rememberSearch(q);
+    if (single) pendingHighlight = { id: hit.id, terms: hitTerms(hit) };
+  }
+
+  function applyPendingHighlight() {
+    if (!pendingHighlight || location.hash !== "#" + pendingHighlight.id) return;
+    var section = document.getElementById(pendingHighlight.id);
+    var article = section && section.querySelector("article.entry");
+    if (article && window.kbook.highlightEntry) window.kbook.highlightEntry(article, pendingHighlight.terms);
+    pendingHighlight = null;
+  }
+
+  // Tips for the empty and weak-match states.
+  var TIPS = [
+    "Paste the exception message itself, or its \u201cCaused by:\u201d line, rather than the whole log.",
+    "Leave out values from your environment: host names, table names, ids and timestamps.",
+    "Try fewer words: the class name of the exception, or the error code.",
+  ];
+
+  function tipsNode() {
+    var wrap = el("div", "kbook-tips");
+    wrap.appendChild(el("p", "kbook-tips-title", "Tips:"));
+    var ul = el("ul");
+    TIPS.forEach(function (t) { ul.appendChild(el("li", null, t)); });
+    var li = el("li");
+    li.appendChild(document.createTextNode("Browse the "));
+    var a = el("a", null, "error index");
+    a.href = single ? "#kb-errors" : root + "errors.html";
+    li.appendChild(a);
+    li.appendChild(document.createTextNode(" (every error message, A\u2013Z)."));
+    ul.appendChild(li);
+    wrap.appendChild(ul);
+    return wrap;
   }
 
   function debounce(fn, ms) {
@@ -309,16 +457,103 @@
     this.input.setAttribute("aria-expanded", "false");
 
     var run = debounce(function () { self.update(); }, BOX_DELAY_MS);
-    this.input.addEventListener("focus", function () {
-      load().catch(function () { /* shown when the user types */ });
-      if (self.input.value.trim() && self.items.length) self.open();
-    });
+    this.input.addEventListener("focus", function () { self.focused(); });
     this.input.addEventListener("input", run);
     this.input.addEventListener("keydown", function (e) { self.key(e); });
     document.addEventListener("click", function (e) {
       if (!self.form.contains(e.target)) self.close();
     });
+    // Tabbing out of the box closes its results (clicks on them keep focus inside the form).
+    form.addEventListener("focusout", function (e) {
+      if (!e.relatedTarget || !self.form.contains(e.relatedTarget)) {
+        if (e.relatedTarget || !self.panel.matches(":hover")) self.close();
+      }
+    });
+    this.panel.addEventListener("click", function (e) {
+      var a = e.target && e.target.closest ? e.target.closest("a") : null;
+      if (a) self.activate(a, e);
+    });
+    form.addEventListener("submit", function (e) {
+      var q = self.input.value;
+      rememberSearch(q);
+      if (single) {
+        e.preventDefault();
+        self.close();
+        openSearchSection(q);
+      }
+    });
+    // This script is loaded on the first focus: catch up with what happened before.
+    if (document.activeElement === this.input) {
+      if (this.input.value.trim()) this.update();
+      else this.focused();
+    }
   }
+
+  SearchBox.prototype.focused = function () {
+    load().catch(function () { /* shown when the user types */ });
+    if (!this.input.value.trim()) this.showRecent();
+    else if (this.items.length) this.open();
+  };
+
+  // Opening a result or a recent search (mouse or keyboard).
+  SearchBox.prototype.activate = function (a, e) {
+    var recent = a.getAttribute("data-recent");
+    if (recent != null) {
+      if (e) e.preventDefault();
+      this.input.value = recent;
+      this.input.focus();
+      this.update();
+      return;
+    }
+    var i = this.items.indexOf(a);
+    if (i >= 0 && this.hits && this.hits[i]) {
+      followed(this.hits[i], this.input.value);
+      if (single) this.close();
+    } else if (a.classList.contains("kbook-search-all")) {
+      rememberSearch(this.input.value);
+      if (single) {
+        if (e) e.preventDefault();
+        this.close();
+        openSearchSection(this.input.value);
+        return;
+      }
+    }
+    if (e) return; // a click follows the link itself
+    window.location.href = a.href;
+  };
+
+  SearchBox.prototype.showRecent = function () {
+    var self = this;
+    var list = recentSearches();
+    clear(this.panel);
+    this.items = [];
+    this.hits = [];
+    this.active = -1;
+    if (!list.length) {
+      this.close();
+      return;
+    }
+    this.panel.appendChild(el("div", "kbook-search-message", "Recent searches"));
+    var ul = el("ul", "kbook-search-list");
+    ul.setAttribute("role", "listbox");
+    ul.setAttribute("aria-label", "Recent searches");
+    list.forEach(function (q, i) {
+      var li = el("li", "kbook-search-item");
+      li.setAttribute("role", "none");
+      var a = el("a", "kbook-hit kbook-recent-item", recentLabel(q));
+      a.href = searchPageUrl(q);
+      a.id = self.uid + "-opt-" + i;
+      a.setAttribute("role", "option");
+      a.setAttribute("aria-selected", "false");
+      a.setAttribute("data-recent", q);
+      a.tabIndex = -1;
+      li.appendChild(a);
+      ul.appendChild(li);
+      self.items.push(a);
+    });
+    this.panel.appendChild(ul);
+    this.open();
+  };
 
   SearchBox.prototype.open = function () {
     this.panel.hidden = false;
@@ -344,9 +579,8 @@
     var q = this.input.value;
     var seq = ++this.seq;
     if (!q.trim()) {
-      this.close();
-      clear(this.panel);
-      this.items = [];
+      this.showRecent();
+      if (document.activeElement !== this.input) this.close();
       return;
     }
     if (!loading) this.message("Loading search…");
@@ -360,19 +594,22 @@
     var self = this;
     clear(this.panel);
     this.items = [];
+    this.hits = res.hits;
     this.active = -1;
     var list = el("ul", "kbook-search-list");
     list.setAttribute("role", "listbox");
     list.setAttribute("aria-label", "Search results");
     if (!res.hits.length) {
-      this.panel.appendChild(el("div", "kbook-search-message", "No entries match."));
+      this.panel.appendChild(el("div", "kbook-search-message kbook-no-match-box",
+        "No entries match. Try the exception message or its \u201cCaused by:\u201d line; the search page has more tips."));
     } else if (!res.confident) {
-      this.panel.appendChild(el("div", "kbook-search-message", "No confident match; closest entries:"));
+      this.panel.appendChild(el("div", "kbook-search-message kbook-weak-box", "No confident match. The nearest entries:"));
     }
     res.hits.forEach(function (hit, i) {
       var li = el("li", "kbook-search-item");
+      li.setAttribute("role", "none");
       var a = el("a", "kbook-hit");
-      a.href = hit.url;
+      a.href = hitHref(hit);
       a.id = self.uid + "-opt-" + i;
       a.setAttribute("role", "option");
       a.setAttribute("aria-selected", "false");
@@ -418,7 +655,7 @@
       // With a highlighted result, open it; otherwise the form goes to search.html?q=.
       if (this.active >= 0 && this.items[this.active] && !this.panel.hidden) {
         e.preventDefault();
-        window.location.href = this.items[this.active].href;
+        this.activate(this.items[this.active], null);
       }
     } else if (e.key === "Escape") {
       if (!this.panel.hidden) {
@@ -448,23 +685,75 @@
     this.filters.connector = params.get("connector") || "";
     this.filters.kind = params.get("kind") || "";
 
+    this.recent = document.getElementById("kbook-recent");
     var run = debounce(function () { self.update(); }, PAGE_DELAY_MS);
     this.area.addEventListener("input", run);
     this.area.addEventListener("keydown", function (e) {
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
+        rememberSearch(self.area.value);
         self.update();
       }
     });
     form.addEventListener("submit", function (e) {
       e.preventDefault();
+      rememberSearch(self.area.value);
       self.update();
     });
-    // The page exists to search: load at once.
-    load().catch(function (err) { self.setStatus("Search is unavailable: " + err.message); });
-    if (this.area.value.trim()) this.update();
-    else this.area.focus();
+    results.addEventListener("click", function (e) {
+      var a = e.target && e.target.closest ? e.target.closest("a.kbook-hit") : null;
+      var i = a ? self.links.indexOf(a) : -1;
+      if (i >= 0) followed(self.hits[i], self.area.value);
+    });
+    this.links = [];
+    this.hits = [];
+    var start = function () {
+      // The page exists to search: load at once.
+      load().catch(function (err) { self.setStatus("Search is unavailable: " + err.message); });
+      if (self.area.value.trim()) self.update();
+      else {
+        self.showRecent();
+        self.area.focus();
+      }
+    };
+    if (!single) {
+      start();
+    } else {
+      // In a single-file book the search is one section among many: start when it is shown.
+      var started = false;
+      var check = function () {
+        if (!started && location.hash === "#" + SEARCH_SECTION) {
+          started = true;
+          start();
+        }
+      };
+      window.addEventListener("hashchange", check);
+      check();
+    }
   }
+
+  SearchPage.prototype.showRecent = function () {
+    if (!this.recent) return;
+    clear(this.recent);
+    var list = recentSearches();
+    if (!list.length) return;
+    this.recent.appendChild(el("h2", "small-heading", "Recent searches"));
+    var ul = el("ul", "kbook-recent-list");
+    var self = this;
+    list.forEach(function (q) {
+      var li = el("li");
+      var a = el("a", null, recentLabel(q));
+      a.href = single ? "#" + SEARCH_SECTION : root + "search.html?q=" + encodeURIComponent(q);
+      a.addEventListener("click", function (e) {
+        e.preventDefault();
+        self.area.value = q;
+        self.update();
+      });
+      li.appendChild(a);
+      ul.appendChild(li);
+    });
+    this.recent.appendChild(ul);
+  };
 
   SearchPage.prototype.setStatus = function (text) {
     if (this.status) this.status.textContent = text;
@@ -479,7 +768,7 @@
     if (this.filters.kind) params.set("kind", this.filters.kind);
     var s = params.toString();
     try {
-      history.replaceState(null, "", location.pathname + (s ? "?" + s : ""));
+      history.replaceState(null, "", location.pathname + (s ? "?" + s : "") + location.hash);
     } catch (e) {
       // Some browsers refuse replaceState on file:// URLs; the search still works.
     }
@@ -490,10 +779,12 @@
     var q = this.area.value;
     var seq = ++this.seq;
     this.syncUrl(q.trim() ? q : "");
+    if (this.recent) clear(this.recent);
     if (!q.trim()) {
       clear(this.results);
       if (this.facets) clear(this.facets);
       this.setStatus("");
+      this.showRecent();
       return;
     }
     if (!loading) this.setStatus("Loading search…");
@@ -555,29 +846,38 @@
   };
 
   SearchPage.prototype.render = function (res, ms) {
+    var self = this;
     clear(this.results);
     var hits = res.hits;
+    this.hits = hits;
+    this.links = [];
     var filtered = this.filters.connector || this.filters.kind;
     if (!hits.length) {
-      this.results.appendChild(el("p", "kbook-no-match", filtered
-        ? "No entries match with these filters. Clear a chip to widen the search."
-        : "No entries match. Try the first line of the error or its \u201cCaused by:\u201d line."));
+      var none = el("div", "kbook-no-match");
+      none.appendChild(el("strong", null, filtered
+        ? "No entries match with these filters."
+        : "No entries match."));
+      none.appendChild(document.createTextNode(filtered ? " Clear a chip to widen the search." : ""));
+      if (!filtered) none.appendChild(tipsNode());
+      this.results.appendChild(none);
       this.setStatus("No results");
       return;
     }
     if (!res.confident) {
       var note = el("div", "kbook-no-confident");
       note.appendChild(el("strong", null, "No confident match."));
-      note.appendChild(document.createTextNode(
-        " These entries are the closest; paste the exception message or its \u201cCaused by:\u201d line for a better match."));
+      note.appendChild(document.createTextNode(" The nearest entries are listed below."));
+      note.appendChild(tipsNode());
       this.results.appendChild(note);
     }
     var list = el("ol", "kbook-results" + (res.confident ? "" : " kbook-results-weak"));
+    list.setAttribute("aria-label", res.confident ? "Results" : "Nearest entries");
     hits.forEach(function (hit) {
       var li = el("li", "kbook-result");
       li.setAttribute("data-id", hit.id);
       var a = el("a", "kbook-hit");
-      a.href = hit.url;
+      a.href = hitHref(hit);
+      self.links.push(a);
       hitContent(hit, a, "span");
       li.appendChild(a);
       list.appendChild(li);
@@ -588,28 +888,14 @@
 
   // ---------------------------------------------------------------- wiring
 
-  function isTyping(target) {
-    if (!target) return false;
-    var tag = target.tagName;
-    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
-  }
-
+  // ("/" to focus the search lives in theme.js, which is on every page from the start.)
   function init() {
-    var forms = document.querySelectorAll("form.kbook-search");
-    for (var i = 0; i < forms.length; i++) new SearchBox(forms[i]);
     var pageForm = document.querySelector("form.kbook-search-page");
     var pageResults = document.getElementById("kbook-search-page-results");
-    if (pageForm && pageResults) new SearchPage(pageForm, pageResults);
-
-    // "/" focuses the search (the paste area on search.html).
-    document.addEventListener("keydown", function (e) {
-      if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-      var target = (pageForm && pageForm.querySelector("textarea")) || document.querySelector("form.kbook-search input[type=search]");
-      if (target) {
-        e.preventDefault();
-        target.focus();
-      }
-    });
+    if (pageForm && pageResults) searchPage = new SearchPage(pageForm, pageResults);
+    var forms = document.querySelectorAll("form.kbook-search");
+    for (var i = 0; i < forms.length; i++) new SearchBox(forms[i]);
+    if (single) window.addEventListener("hashchange", applyPendingHighlight);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

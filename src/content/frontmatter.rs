@@ -313,6 +313,31 @@ pub fn parse(
     kinds: &[String],
 ) -> (Option<EntryFrontMatter>, Locator, Vec<Diagnostic>) {
     let loc = Locator::new(doc.front, doc.front_line, doc.syntax);
+    if doc.front.len() > super::MAX_FRONT_MATTER_BYTES {
+        let d = Diagnostic::error(
+            path,
+            doc.front_line.saturating_sub(1).max(1),
+            1,
+            format!(
+                "the front-matter is {} bytes long, more than the {} byte limit",
+                doc.front.len(),
+                super::MAX_FRONT_MATTER_BYTES
+            ),
+        )
+        .with_hint("front-matter holds a few short fields; move long text into the body");
+        return (None, loc, vec![d]);
+    }
+    if let Some(at) = too_deep(doc.front) {
+        let (line, col) = line_col(doc.front, at);
+        let d = Diagnostic::error(
+            path,
+            doc.front_line + line - 1,
+            col,
+            format!("the front-matter nests lists or mappings more than {MAX_DEPTH} levels deep"),
+        )
+        .with_hint("front-matter fields are flat: strings, lists of strings, and `versions` items");
+        return (None, loc, vec![d]);
+    }
     let value = match doc.syntax {
         Syntax::Yaml => parse_yaml(doc.front, doc.front_line, path),
         Syntax::Toml => parse_toml(doc.front, doc.front_line, path),
@@ -345,6 +370,43 @@ pub fn parse(
     (Some(fm), loc, diags)
 }
 
+/// Deepest `[`/`{` nesting accepted in front-matter. libyaml's scanner is quadratic in the
+/// flow nesting depth (20 000 levels took half a minute), and real front-matter nests two or
+/// three levels, so deeper input is refused before any parser sees it.
+const MAX_DEPTH: usize = 64;
+
+/// Byte offset of the bracket that opens level `MAX_DEPTH + 1`, if any. Brackets inside
+/// double-quoted strings are skipped; elsewhere they are counted even in plain scalars,
+/// which can only over-count by unbalanced brackets (harmless below the limit).
+fn too_deep(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quoted = false;
+    let mut escaped = false;
+    for (i, b) in text.bytes().enumerate() {
+        if quoted {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => quoted = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => quoted = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 fn parse_yaml(text: &str, first_line: usize, path: &Path) -> Result<FmValue, Diagnostic> {
     if text.trim().is_empty() {
         return Ok(FmValue::Null);
@@ -354,10 +416,30 @@ fn parse_yaml(text: &str, first_line: usize, path: &Path) -> Result<FmValue, Dia
         let msg = e.to_string();
         // serde_yaml appends " at line X column Y"; we print our own position.
         let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+        // serde_yaml places a duplicate key at its mapping: point at the second occurrence.
+        let (line, col) = duplicate_key_line(text, &msg).map_or((line, col), |l| (l, 1));
         Diagnostic::error(path, first_line + line.saturating_sub(1), col.max(1), format!("invalid YAML front-matter: {msg}"))
             .with_hint("check indentation and quoting; strings containing `: ` or starting with `'`, `[` or `{` need double quotes")
     })?;
     from_yaml(value, path, first_line)
+}
+
+/// The 1-based line of the second top-level `key:` named in serde_yaml's "duplicate entry
+/// with key" message.
+fn duplicate_key_line(text: &str, msg: &str) -> Option<usize> {
+    let key = msg
+        .split("duplicate entry with key \"")
+        .nth(1)?
+        .split('"')
+        .next()?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            l.strip_prefix(key)
+                .is_some_and(|r| r.trim_start().starts_with(':'))
+        })
+        .nth(1)
+        .map(|(i, _)| i + 1)
 }
 
 fn from_yaml(v: serde_yaml::Value, path: &Path, first_line: usize) -> Result<FmValue, Diagnostic> {

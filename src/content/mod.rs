@@ -11,8 +11,14 @@ use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-/// Files larger than this are refused: an entry is a page, not a data dump.
+/// Files larger than this are refused unless `[kbook] max-entry-bytes` says otherwise: an
+/// entry is a page, not a data dump.
 pub const MAX_ENTRY_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Front-matter longer than this is refused before the YAML/TOML parser sees it. It bounds
+/// the parser's time and memory (deep nesting, alias expansion) on hostile input; real
+/// front-matter is a few hundred bytes.
+pub const MAX_FRONT_MATTER_BYTES: usize = 64 * 1024;
 
 /// One knowledge-base entry, parsed and validated.
 #[derive(Debug, Clone)]
@@ -67,6 +73,7 @@ type LoadedFile = (PathBuf, Option<Stamp>, Option<Entry>, Vec<Diagnostic>);
 pub struct LoadCache {
     files: HashMap<PathBuf, (Stamp, Option<Entry>, Vec<Diagnostic>)>,
     kinds: Vec<String>,
+    max_bytes: u64,
     keep: bool,
 }
 
@@ -86,9 +93,11 @@ pub fn load_cached(config: &Config, cache: &mut LoadCache) -> (Book, Vec<Diagnos
     let mut diags = Vec::new();
     let files = discover(&src, &config.root, &mut diags);
     let kinds = config.kinds();
-    if cache.kinds != kinds {
+    let max_bytes = config.max_entry_bytes();
+    if cache.kinds != kinds || cache.max_bytes != max_bytes {
         cache.files.clear();
         cache.kinds = kinds.clone();
+        cache.max_bytes = max_bytes;
     }
     let stamp = |f: &Path| {
         std::fs::metadata(f)
@@ -104,7 +113,7 @@ pub fn load_cached(config: &Config, cache: &mut LoadCache) -> (Book, Vec<Diagnos
             {
                 return (file, st, e.clone(), d.clone());
             }
-            let (e, d) = load_entry(&file, &src, &config.root, &kinds);
+            let (e, d) = load_entry(&file, &src, &config.root, &kinds, max_bytes);
             (file, st, e, d)
         })
         .collect();
@@ -151,15 +160,21 @@ fn discover(src: &Path, root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf
     {
         match item {
             Ok(e) if e.path_is_symlink() => diags.push(
-                Diagnostic::error(display_path(e.path(), root), 0, 0, "symbolic links are not followed in the content directory")
+                Diagnostic::error(display_path(e.path(), root), 1, 1, "symbolic links are not followed in the content directory")
                     .with_hint("replace the link with the file itself, or move the target into the content directory"),
             ),
             Ok(e) if e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "md") => files.push(e.into_path()),
+            // A FIFO, socket or device named `*.md` would block or never end: refuse it
+            // rather than read it or drop it silently.
+            Ok(e) if !e.file_type().is_dir() && e.path().extension().is_some_and(|x| x == "md") => diags.push(
+                Diagnostic::error(display_path(e.path(), root), 1, 1, "not a regular file")
+                    .with_hint("entries are plain text files; remove this one or replace it with a file"),
+            ),
             Ok(_) => {}
             Err(e) => {
                 let p = e.path().map_or_else(|| src.to_path_buf(), Path::to_path_buf);
                 diags.push(
-                    Diagnostic::error(display_path(&p, root), 0, 0, format!("cannot read: {e}")).with_hint("check the file's permissions"),
+                    Diagnostic::error(display_path(&p, root), 1, 1, format!("cannot read: {e}")).with_hint("check the file's permissions"),
                 );
             }
         }
@@ -178,36 +193,52 @@ fn load_entry(
     src: &Path,
     root: &Path,
     kinds: &[String],
+    max_bytes: u64,
 ) -> (Option<Entry>, Vec<Diagnostic>) {
     let shown = display_path(file, root);
-    let bytes = match std::fs::metadata(file).and_then(|m| {
-        if m.len() > MAX_ENTRY_BYTES {
-            Ok(None)
-        } else {
-            std::fs::read(file).map(Some)
-        }
-    }) {
-        Ok(Some(b)) => b,
-        Ok(None) => {
+    // Read at most one byte past the limit: a file that grows after `metadata` (or a special
+    // file reporting length 0) still cannot make us read more than the limit.
+    let read = std::fs::File::open(file).and_then(|f| {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        f.take(max_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)?;
+        Ok(bytes)
+    });
+    let bytes = match read {
+        Ok(b) if b.len() as u64 > max_bytes => {
             let d = Diagnostic::error(
                 &shown,
-                0,
-                0,
-                format!(
-                    "the file is larger than the {} MiB limit for an entry",
-                    MAX_ENTRY_BYTES / 1024 / 1024
-                ),
+                1,
+                1,
+                format!("the file is larger than the limit for an entry ({max_bytes} bytes)"),
             )
-            .with_hint("split it into several entries, or move data out of the page");
+            .with_hint(
+                "split it into several entries, or raise `[kbook] max-entry-bytes` in book.toml",
+            );
             return (None, vec![d]);
         }
+        Ok(b) => b,
         Err(e) => {
-            let d = Diagnostic::error(&shown, 0, 0, format!("cannot read the file: {e}"))
+            let d = Diagnostic::error(&shown, 1, 1, format!("cannot read the file: {e}"))
                 .with_hint("check that it exists and is readable");
             return (None, vec![d]);
         }
     };
-    let text = match std::str::from_utf8(&bytes) {
+    parse_entry(&bytes, file, src, root, kinds)
+}
+
+/// Parses the bytes of the entry file `file` (in content directory `src` of the book at
+/// `root`): UTF-8, front-matter, id. Pure, so it can be fuzzed; never panics.
+pub fn parse_entry(
+    bytes: &[u8],
+    file: &Path,
+    src: &Path,
+    root: &Path,
+    kinds: &[String],
+) -> (Option<Entry>, Vec<Diagnostic>) {
+    let shown = display_path(file, root);
+    let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
             let good = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();

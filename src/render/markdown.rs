@@ -238,7 +238,13 @@ impl MarkdownRenderer {
                         Err((msg, hint)) => {
                             let (l, c) = at(range.start);
                             diags.push(Diagnostic::error(file, l, c, msg).with_hint(hint));
-                            dest_url
+                            // The build fails, but never emit a script URL, even then
+                            // (found by fuzzing: without raw HTML nothing sanitizes it).
+                            if is_unsafe_scheme(&dest_url) {
+                                CowStr::from("#")
+                            } else {
+                                dest_url
+                            }
                         }
                     };
                     Event::Start(Tag::Link {
@@ -378,6 +384,22 @@ fn admonition(kind: BlockQuoteKind) -> (&'static str, &'static str) {
     }
 }
 
+/// Whether a link runs script or embeds a document (`javascript:`, `vbscript:`, `data:`),
+/// read the way browsers read it: ASCII tab and newline removed, leading controls and spaces
+/// skipped, any case.
+fn is_unsafe_scheme(dest: &str) -> bool {
+    let lower: String = dest
+        .trim_start_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .take(16)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    ["javascript:", "vbscript:", "data:"]
+        .iter()
+        .any(|s| lower.starts_with(s))
+}
+
 /// Rewrites an internal link; `Ok(None)` leaves it unchanged (external or non-entry link).
 fn resolve_link(
     dest: &str,
@@ -387,10 +409,7 @@ fn resolve_link(
     own_ids: &HashSet<String>,
 ) -> Result<Option<String>, (String, String)> {
     let lower = dest.trim().to_ascii_lowercase();
-    if ["javascript:", "vbscript:", "data:"]
-        .iter()
-        .any(|s| lower.starts_with(s))
-    {
+    if is_unsafe_scheme(dest) {
         return Err((
             format!("unsafe link `{dest}`"),
             "link to a page or an http(s) URL".to_string(),
@@ -573,6 +592,27 @@ mod tests {
             Path::new("content/kafka/a.md"),
             10,
         )
+    }
+
+    /// Fuzzing regression (fuzz/artifacts/markdown, crash-5afbbc6c…): a `javascript:` link in
+    /// a body without raw HTML reached the output; it is an error and is never emitted.
+    #[test]
+    fn unsafe_links_are_errors_and_never_emitted() {
+        for dest in [
+            "javascript:alert(1)",
+            " JaVaScRiPt:alert(1)",
+            "jav&#x09;ascript:alert(1)",
+            "&#x01;javascript:alert(1)",
+            "data:text/html,x",
+        ] {
+            let (r, d) = render(&format!("[x]({dest}) <a hrestom-id .cls}}\n"));
+            assert!(
+                d.iter().any(|d| d.message.starts_with("unsafe link")),
+                "{dest}: {d:?}"
+            );
+            assert!(!r.html.to_ascii_lowercase().contains("script:"), "{dest}: {}", r.html);
+            assert!(!r.html.contains("data:"), "{dest}: {}", r.html);
+        }
     }
 
     #[test]

@@ -164,6 +164,8 @@ pub struct SiteContext {
     pub search_meta: String,
     /// Hash of the theme assets, for cache-busting query strings.
     pub asset_version: String,
+    /// `[output.html] content-security-policy`: pages carry a strict CSP meta tag.
+    pub content_security_policy: bool,
 }
 
 /// A connector in navigation.

@@ -18,17 +18,82 @@ pub const BUILTIN_STATIC: [(&str, &[u8]); 4] = [
 pub fn highlight_css() -> String {
     let themes = ThemeSet::load_defaults();
     let mut css = String::from("/* Syntax highlighting (generated). */\n");
+    // Code blocks sit on kbook.css's --code-bg (light #f5f7fa, dark #1c222c).
     if let Some(light) = themes.themes.get("InspiredGitHub")
         && let Ok(c) = css_for_theme_with_class_style(light, CLASS_STYLE)
     {
-        css.push_str(&c);
+        css.push_str(&ensure_contrast(&c, [0xf5, 0xf7, 0xfa]));
     }
     if let Some(dark) = themes.themes.get("base16-ocean.dark")
         && let Ok(c) = css_for_theme_with_class_style(dark, CLASS_STYLE)
     {
-        css.push_str(&scope(&c, "[data-theme=\"dark\"] "));
+        css.push_str(&scope(
+            &ensure_contrast(&c, [0x1c, 0x22, 0x2c]),
+            "[data-theme=\"dark\"] ",
+        ));
     }
     css
+}
+
+/// WCAG relative luminance of an sRGB colour.
+fn luminance(c: [u8; 3]) -> f64 {
+    let lin = |v: u8| {
+        let v = f64::from(v) / 255.0;
+        if v <= 0.03928 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+}
+
+fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// Moves every text `color: #rrggbb` of `css` towards black (light background) or white (dark)
+/// until it reaches 4.5:1 on `background` (WCAG AA): syntect's bundled themes have a few
+/// low-contrast colours (comments, class names) that accessibility checkers rightly flag.
+fn ensure_contrast(css: &str, background: [u8; 3]) -> String {
+    let target: [u8; 3] = if luminance(background) > 0.5 {
+        [0, 0, 0]
+    } else {
+        [255, 255, 255]
+    };
+    let mut out = String::with_capacity(css.len());
+    let mut rest = css;
+    while let Some(i) = rest.find("color: #") {
+        let start = i + "color: #".len();
+        let is_text = !rest[..i].ends_with('-');
+        let hex = rest.get(start..start + 6).unwrap_or("");
+        let parsed: Option<[u8; 3]> =
+            (hex.len() == 6 && hex.chars().all(|c| c.is_ascii_hexdigit())).then(|| {
+                let byte = |k: usize| u8::from_str_radix(&hex[k..k + 2], 16).unwrap_or(0);
+                [byte(0), byte(2), byte(4)]
+            });
+        out.push_str(&rest[..start]);
+        match parsed {
+            Some(mut c) if is_text => {
+                let from = c;
+                let mut t = 0.0;
+                while contrast(c, background) < 4.6 && t < 1.0 {
+                    t += 0.05;
+                    for k in 0..3 {
+                        c[k] = (f64::from(from[k])
+                            + (f64::from(target[k]) - f64::from(from[k])) * t)
+                            .round() as u8;
+                    }
+                }
+                out.push_str(&format!("{:02x}{:02x}{:02x}", c[0], c[1], c[2]));
+                rest = &rest[start + 6..];
+            }
+            _ => rest = &rest[start..],
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Prefixes every selector of `css` (flat rules only, as syntect writes them) with `prefix`.
@@ -104,6 +169,12 @@ mod tests {
         assert!(s.contains("[d] .hl-c {"), "{s}");
         let css = highlight_css();
         assert!(css.contains(".hl-"));
+        let fixed = ensure_contrast(
+            ".a {\n color: #969896;\n background-color: #ffffff;\n}",
+            [0xf5, 0xf7, 0xfa],
+        );
+        assert!(fixed.contains("background-color: #ffffff"), "{fixed}");
+        assert!(!fixed.contains("#969896"), "{fixed}");
         assert!(css.contains("[data-theme=\"dark\"] .hl-"));
     }
 }

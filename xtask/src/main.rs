@@ -16,7 +16,7 @@ fn main() -> ExitCode {
         Some("gen-distractors") => gen_distractors(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium (Debian package) for the browser tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries"
+                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium and npm (Debian packages) for the browser tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries"
             );
             return ExitCode::from(2);
         }
@@ -34,11 +34,23 @@ fn main() -> ExitCode {
 const CHROMIUM: &str = "/usr/bin/chromium";
 
 fn install_test_deps() -> Result<ExitCode> {
-    if Path::new(CHROMIUM).exists() {
+    let has_npm = Command::new("npm")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let mut packages = Vec::new();
+    if !Path::new(CHROMIUM).exists() {
+        packages.push("chromium");
+    }
+    if !has_npm {
+        packages.push("npm");
+    }
+    if packages.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
     eprintln!(
-        "xtask: {CHROMIUM} is missing; installing Debian's chromium package for the browser tests"
+        "xtask: installing Debian packages for the browser tests: {}",
+        packages.join(" ")
     );
     let root = Command::new("id")
         .arg("-u")
@@ -60,14 +72,17 @@ fn install_test_deps() -> Result<ExitCode> {
             .context("cannot run apt-get")?;
         if !status.success() {
             bail!(
-                "`apt-get {}` failed; install Chromium yourself (`apt-get install -y chromium`) and run again",
-                args.join(" ")
+                "`apt-get {}` failed; install them yourself (`apt-get install -y {}`) and run again",
+                args.join(" "),
+                packages.join(" ")
             );
         }
         Ok(())
     };
     apt(&["update", "-qq"])?;
-    apt(&["install", "-y", "-qq", "chromium"])?;
+    let mut install = vec!["install", "-y", "-qq"];
+    install.extend(&packages);
+    apt(&install)?;
     if !Path::new(CHROMIUM).exists() {
         bail!("chromium was installed but {CHROMIUM} does not exist");
     }
@@ -79,6 +94,7 @@ fn test(extra: &[String]) -> Result<ExitCode> {
     if code != ExitCode::SUCCESS {
         return Ok(code);
     }
+    install_axe()?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .args(["test", "--workspace"])
@@ -90,6 +106,25 @@ fn test(extra: &[String]) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// axe-core for the accessibility test (tests/reader.rs), pinned by tests/a11y/package-lock.json
+/// and installed from the npm registry with `npm ci` when tests/a11y/node_modules is missing.
+fn install_axe() -> Result<()> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/a11y");
+    if dir.join("node_modules/axe-core/axe.min.js").is_file() {
+        return Ok(());
+    }
+    eprintln!("xtask: installing axe-core (npm ci in tests/a11y) for the accessibility test");
+    let status = Command::new("npm")
+        .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund"])
+        .current_dir(&dir)
+        .status()
+        .context("cannot run npm (install Node.js and npm: `apt-get install -y npm`)")?;
+    if !status.success() {
+        bail!("`npm ci` in {} failed", dir.display());
+    }
+    Ok(())
 }
 
 fn count_arg(s: Option<&String>) -> Result<usize> {

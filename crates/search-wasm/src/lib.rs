@@ -15,6 +15,7 @@
 //! Nothing here panics on any input: every failure becomes `{"error": "..."}`. (With
 //! `panic = "abort"` a panic would trap and kill the instance; search.js re-instantiates in
 //! that case, but it should never be needed.)
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 use kbook_search::version::parse_product_version;
 use kbook_search::{BookIndex, SearchOptions};

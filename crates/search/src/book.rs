@@ -17,6 +17,8 @@ const MAX_LIMIT: usize = 200;
 /// Extra candidates fetched when a version filter may drop some.
 const VERSION_OVERFETCH: usize = 200;
 const SNIPPET_CHARS: usize = 220;
+/// Candidates reranked by coverage (see [`crate::Tuning::coverage_rerank`]).
+const RERANK_DEPTH: usize = 50;
 
 /// An opened book index.
 pub struct BookIndex {
@@ -80,13 +82,8 @@ impl BookIndex {
                 confident: false,
             });
         }
-        let should: Vec<(Occur, Box<dyn Query>)> = built
-            .clauses
-            .iter()
-            .map(|c| (Occur::Should, c.query.box_clone()))
-            .collect();
         let mut top: Vec<(Occur, Box<dyn Query>)> =
-            vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+            vec![(Occur::Must, built.scoring_query(&opts.tuning))];
         for (field, value) in [
             (self.kb.connector, &opts.connector),
             (self.kb.kind, &opts.kind),
@@ -101,10 +98,16 @@ impl BookIndex {
             }
         }
         let full = BooleanQuery::new(top);
-        let fetch = if opts.version.is_some() {
-            limit + VERSION_OVERFETCH
+        // With the coverage rerank, the first RERANK_DEPTH candidates compete for the `limit`.
+        let depth = if opts.tuning.coverage_rerank {
+            limit.max(RERANK_DEPTH)
         } else {
             limit
+        };
+        let fetch = if opts.version.is_some() {
+            depth + VERSION_OVERFETCH
+        } else {
+            depth
         };
         let found: Vec<(f32, DocAddress)> = self
             .searcher
@@ -112,7 +115,7 @@ impl BookIndex {
 
         let mut hits: Vec<Candidate> = Vec::new();
         for (score, addr) in found {
-            if hits.len() >= limit {
+            if hits.len() >= depth {
                 break;
             }
             let doc: TantivyDocument = self.searcher.doc(addr)?;
@@ -139,7 +142,21 @@ impl BookIndex {
         }
 
         let addrs: Vec<DocAddress> = hits.iter().map(|h| h.1).collect();
-        let matches = self.clause_matches(&built, &addrs)?;
+        let mut matches = self.clause_matches(&built, &addrs)?;
+        if opts.tuning.coverage_rerank && hits.len() > 1 {
+            // Entries that match more of what the query is about move up: BM25 alone lets one
+            // frequent word outscore several distinct ones.
+            let w = opts.tuning.coverage_weight.clamp(0.0, 1.0);
+            let mut ranked: Vec<(Candidate, Matches)> = hits.into_iter().zip(matches).collect();
+            for (h, m) in &mut ranked {
+                let (coverage, _) = coverage(&built, m);
+                h.0 *= 1.0 - w + w * coverage;
+            }
+            // Stable: equal scores keep the engine's order.
+            ranked.sort_by(|a, b| b.0.0.total_cmp(&a.0.0));
+            ranked.truncate(limit);
+            (hits, matches) = ranked.into_iter().unzip();
+        }
         let confident = match (hits.first(), matches.first()) {
             (Some(h), Some(m)) => self.is_confident(&built, h.0, m, &opts.tuning),
             _ => false,
@@ -221,29 +238,36 @@ impl BookIndex {
         if top_score < tuning.min_score {
             return false;
         }
-        let total: f32 = built.surfaces.iter().map(|s| s.1).sum();
-        let mut matched = vec![false; built.surfaces.len()];
-        let mut phrase = false;
-        for &(ci, _) in m {
-            let c = &built.clauses[ci];
-            match c.kind {
-                ClauseKind::Pair | ClauseKind::Quoted => phrase = true,
-                _ => {}
-            }
-            if let Some(x) = c.surface.and_then(|s| matched.get_mut(s)) {
-                *x = true;
-            }
-        }
-        let got: f32 = built
-            .surfaces
-            .iter()
-            .zip(&matched)
-            .filter(|(_, m)| **m)
-            .map(|(s, _)| s.1)
-            .sum();
-        let coverage = if total > 0.0 { got / total } else { 0.0 };
+        let (coverage, phrase) = coverage(built, m);
         coverage >= tuning.min_coverage || phrase
     }
+}
+
+/// The share of the query's informative weight an entry matches, and whether a phrase matched.
+fn coverage(built: &BuiltQuery, m: &Matches) -> (f32, bool) {
+    let total: f32 = built.surfaces.iter().map(|s| s.1).sum();
+    let mut matched = vec![false; built.surfaces.len()];
+    let mut phrase = false;
+    for &(ci, _) in m {
+        let Some(c) = built.clauses.get(ci) else {
+            continue;
+        };
+        if matches!(c.kind, ClauseKind::Pair | ClauseKind::Quoted) {
+            phrase = true;
+        }
+        if let Some(x) = c.surface.and_then(|s| matched.get_mut(s)) {
+            *x = true;
+        }
+    }
+    let got: f32 = built
+        .surfaces
+        .iter()
+        .zip(&matched)
+        .filter(|(_, m)| **m)
+        .map(|(s, _)| s.1)
+        .sum();
+    let coverage = if total > 0.0 { got / total } else { 0.0 };
+    (coverage, phrase)
 }
 
 fn matches_doc(scorer: &mut dyn tantivy::query::Scorer, doc: DocId) -> bool {

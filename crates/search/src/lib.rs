@@ -3,6 +3,7 @@
 //! Everything that must behave identically on both sides lives here: the version model used
 //! by the "my version" filter, the schema, the analyzers, the paste splitter, the query builder
 //! and the packed index format. Index *writing* is native only (see [`build_packed_index`]).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod analysis;
 mod book;

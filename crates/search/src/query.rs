@@ -10,7 +10,10 @@ use crate::analysis::{Tok, analyze};
 use crate::paste::{LineRole, split_paste};
 use crate::schema::{F_BODY, F_CODE, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
 use std::collections::HashMap;
-use tantivy::query::{BoostQuery, FuzzyTermQuery, PhraseQuery, Query, TermQuery};
+use tantivy::query::{
+    BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
+    TermQuery,
+};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{Searcher, Term};
 
@@ -20,12 +23,36 @@ use tantivy::{Searcher, Term};
 pub struct Tuning {
     /// Classify paste lines (messages, frames, prefixes); off: every line weighs 1.
     pub paste_splitting: bool,
-    /// Drop terms found in more than half of the entries and keep the top `max_terms`.
+    /// Keep only the `max_terms` most informative query words (weight × idf).
     pub rarity_cut: bool,
+    /// Also drop terms found in more than half of the entries (off: measured worse).
+    pub common_cut: bool,
     /// Phrase clauses for adjacent pairs of the root-cause line.
     pub phrase_pairs: bool,
     /// One-edit fuzzy matching for unknown words of 5+ letters in short queries.
     pub typo_tolerance: bool,
+    /// Drop function and question words (`how`, `the`, `does`) from the term clauses.
+    pub stopwords: bool,
+    /// Score each query word by its best field (plus `field_tie` of the others) instead of
+    /// summing every field it matches: a word found in five fields is still one word.
+    pub field_dismax: bool,
+    /// Score a word with one idf in every field (its largest document frequency over fields).
+    pub shared_idf: bool,
+    /// How much of the shared idf replaces a field's own idf (0: none, 1: all).
+    pub shared_idf_mix: f32,
+    /// Lower the signature boost to `plain_sig_boost` for typed words (see `is_plain_words`).
+    pub query_intent: bool,
+    /// Signature boost for typed-word queries.
+    pub plain_sig_boost: f32,
+    /// Rerank the first candidates by the share of the query's informative words they match.
+    pub coverage_rerank: bool,
+    /// Pairs skip function words and allow slop in prose fields (off: measured neutral on
+    /// the bundled book and worse with distractors, whose bodies are word soup).
+    pub word_pairs: bool,
+    /// Share of a word's other field scores added to its best field score (with `field_dismax`).
+    pub field_tie: f32,
+    /// Weight of coverage in the rerank: score × (1 − w + w × coverage).
+    pub coverage_weight: f32,
     /// Per-field boosts, in schema order (sig, ids, title, tags, body, code).
     pub field_boosts: [f32; 6],
     /// Weight of a stack-frame line relative to a message line.
@@ -50,8 +77,19 @@ impl Default for Tuning {
         Tuning {
             paste_splitting: true,
             rarity_cut: true,
+            common_cut: false,
             phrase_pairs: true,
             typo_tolerance: true,
+            stopwords: true,
+            field_dismax: true,
+            shared_idf: true,
+            shared_idf_mix: 0.5,
+            query_intent: true,
+            plain_sig_boost: 1.5,
+            coverage_rerank: true,
+            word_pairs: false,
+            field_tie: 0.3,
+            coverage_weight: 0.5,
             field_boosts: TEXT_FIELDS.map(|f| f.boost),
             frame_weight: 0.15,
             other_weight: 0.6,
@@ -67,6 +105,10 @@ impl Default for Tuning {
 /// Input beyond this many bytes is cut (head and tail are kept: the root cause is often last).
 const MAX_QUERY_BYTES: usize = 256 * 1024;
 const MAX_PAIRS: usize = 24;
+/// Query words kept when the rarity cut is switched off (an ablation), to bound the clauses.
+const MAX_TERMS_UNCUT: usize = 512;
+/// Slop of word pairs in prose fields: up to two words between, or the two words swapped.
+const PAIR_SLOP: u32 = 2;
 const MAX_QUOTED: usize = 8;
 /// Short queries get typo tolerance.
 const SHORT_QUERY_WORDS: usize = 6;
@@ -204,6 +246,52 @@ fn is_mask(t: &str) -> bool {
     t.starts_with('§')
 }
 
+/// English function words and question words. They say how a question is asked, not what it
+/// is about, so they never become term clauses (unless nothing else is left). Negations
+/// (`no`, `not`, `cannot`) are not here: they matter in error messages.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as",
+    "at", "be", "because", "been", "before", "being", "both", "but", "by", "can", "could", "did",
+    "do", "does", "doing", "done", "during", "each", "else", "even", "ever", "for", "from", "get",
+    "gets", "getting", "got", "had", "has", "have", "having", "he", "her", "here", "him", "his",
+    "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "let", "like", "may",
+    "me", "might", "more", "most", "much", "must", "my", "myself", "now", "of", "on", "once",
+    "only", "or", "other", "our", "out", "over", "own", "please", "same", "she", "should", "so",
+    "some", "still", "such", "than", "that", "the", "their", "them", "then", "there", "these",
+    "they", "this", "those", "through", "to", "too", "under", "until", "up", "us", "very", "was",
+    "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with",
+    "would", "you", "your",
+];
+
+/// Whether the query is typed words (a question or keywords), not a pasted error: one line,
+/// no error punctuation (`:`, `=`, brackets, quotes) and no identifiers (dotted, snake_case,
+/// CamelCase, codes with digits). All-caps words (`PRIMARY KEY`) may appear in questions.
+pub(crate) fn is_plain_words(paste: &crate::paste::Paste<'_>) -> bool {
+    let [line] = paste.lines.as_slice() else {
+        return false;
+    };
+    if line
+        .text
+        .contains([':', '=', '[', ']', '(', ')', '{', '}', '<', '>', '"', '`'])
+    {
+        return false;
+    }
+    line.text.split_whitespace().all(|w| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+        let all_caps = letters > 0 && w.chars().all(|c| !c.is_lowercase());
+        let identifier = w.contains(['.', '_', '$', '/', '\\'])
+            || (letters > 0 && w.chars().any(|c| c.is_ascii_digit()))
+            || (!all_caps && w.chars().skip(1).any(char::is_uppercase));
+        !identifier
+    })
+}
+
+/// Whether a query word is a function or question word.
+pub(crate) fn is_stopword(word: &str) -> bool {
+    STOPWORDS.binary_search(&word).is_ok()
+}
+
 /// Builds the query for `text`.
 pub(crate) fn build_query(
     text: &str,
@@ -220,6 +308,12 @@ pub(crate) fn build_query(
     };
 
     let paste = split_paste(&text);
+    // Typed words are matched against what entries are about (titles, bodies) more than
+    // against verbatim error strings, which are there for pasted errors.
+    let mut boosts = tuning.field_boosts;
+    if tuning.query_intent && is_plain_words(&paste) {
+        boosts[F_SIG] = boosts[F_SIG].min(tuning.plain_sig_boost);
+    }
     let mut surfaces: Vec<String> = Vec::new();
     let mut surface_ix: HashMap<String, usize> = HashMap::new();
     let mut cands: HashMap<(usize, String), Candidate> = HashMap::new();
@@ -274,9 +368,34 @@ pub(crate) fn build_query(
     }
     cands.retain(|c| c.df > 0);
 
-    // Rarity cut: drop terms in more than half of the entries (unless nothing would remain),
-    // then keep the most informative query words.
-    if tuning.rarity_cut && n >= 4 {
+    // Function and question words go, unless nothing else would be left.
+    if tuning.stopwords {
+        let content = |c: &Candidate| !is_stopword(&surfaces[c.surface]);
+        if cands.iter().any(content) {
+            cands.retain(content);
+        }
+    }
+
+    // A word's document frequency is its largest over the fields (a lower bound of the
+    // entries that contain it anywhere). Scoring every field with this one idf, as BM25F
+    // does, stops a word common in bodies from looking rare in a small field (a question's
+    // "writing" in one error string).
+    let mut surface_df: Vec<u64> = vec![0; surfaces.len()];
+    for c in &cands {
+        surface_df[c.surface] = surface_df[c.surface].max(c.df);
+    }
+    let word_df = |c: &Candidate| {
+        if tuning.shared_idf {
+            surface_df[c.surface]
+        } else {
+            c.df
+        }
+    };
+
+    // Common-term cut (off by default): drop terms in more than half of the entries (unless
+    // nothing would remain). Measured: on a small book it removes words such as the connector
+    // name that BM25's low idf already weighs correctly, and coverage needs them.
+    if tuning.common_cut && n >= 4 {
         let rare = |c: &Candidate| c.df * 2 <= n;
         if cands.iter().any(rare) {
             cands.retain(rare);
@@ -297,9 +416,13 @@ pub(crate) fn build_query(
             .total_cmp(&surface_score[a])
             .then(surfaces[a].cmp(&surfaces[b]))
     });
-    if tuning.rarity_cut {
-        ranked.truncate(tuning.max_terms);
-    }
+    // Keep the most informative words; even without the rarity cut a whole log pasted in
+    // must not become thousands of clauses.
+    ranked.truncate(if tuning.rarity_cut {
+        tuning.max_terms.max(1)
+    } else {
+        MAX_TERMS_UNCUT
+    });
     let mut keep = vec![false; surfaces.len()];
     for &s in &ranked {
         keep[s] = true;
@@ -308,7 +431,15 @@ pub(crate) fn build_query(
     let mut clauses: Vec<Clause> = Vec::new();
     let mut field_terms: [HashMap<String, f32>; 6] = Default::default();
     for c in cands.iter().filter(|c| keep[c.surface]) {
-        let boost = tuning.field_boosts[c.field] * c.weight;
+        // Tantivy scores with the field's own idf; rescale it to the word's shared idf.
+        let idf_scale = if tuning.shared_idf {
+            let own = idf(c.df, n).max(f32::EPSILON);
+            let mix = tuning.shared_idf_mix.clamp(0.0, 1.0);
+            (mix * idf(word_df(c), n) + (1.0 - mix) * own) / own
+        } else {
+            1.0
+        };
+        let boost = boosts[c.field] * c.weight * idf_scale;
         clauses.push(Clause {
             query: term_clause(kb, c.field, &c.text, boost),
             field: c.field,
@@ -316,17 +447,28 @@ pub(crate) fn build_query(
             label: c.text.clone(),
             surface: Some(c.surface),
         });
-        field_terms[c.field].insert(c.text.clone(), c.weight * idf(c.df, n));
+        field_terms[c.field].insert(c.text.clone(), c.weight * idf(word_df(c), n));
     }
 
-    // Phrase pairs from the root-cause line: adjacent parts that both occur in the field.
+    // Phrase pairs from the root-cause line (for a question, the question itself): adjacent
+    // parts that both occur in the field. With `word_pairs`, function words are skipped and
+    // prose fields allow a little slop, so "partitions of a kafka topic" still pairs
+    // "partitions" with "kafka topic" and "topic partitions".
     if tuning.phrase_pairs
         && let Some(root) = paste.root_cause.and_then(|r| paste.lines.get(r))
     {
         for fi in [F_SIG, F_TITLE, F_BODY] {
+            let prose = fi != F_SIG;
             let parts: Vec<Tok> = analyze(root.text, TEXT_FIELDS[fi].analyzer)
                 .into_iter()
                 .filter(|t| t.part)
+                .filter(|t| {
+                    !tuning.word_pairs
+                        || !root
+                            .text
+                            .get(t.from..t.to)
+                            .is_some_and(|w| is_stopword(&w.to_lowercase()))
+                })
                 .collect();
             let mut seen: Vec<(String, String)> = Vec::new();
             for w in parts.windows(2) {
@@ -334,7 +476,10 @@ pub(crate) fn build_query(
                     break;
                 }
                 let (a, b) = (&w[0], &w[1]);
-                if b.pos != a.pos + 1 || (is_mask(&a.text) && is_mask(&b.text)) {
+                if (!tuning.word_pairs && b.pos != a.pos + 1)
+                    || (is_mask(&a.text) && is_mask(&b.text))
+                    || a.text == b.text
+                {
                     continue;
                 }
                 let key = (a.text.clone(), b.text.clone());
@@ -342,18 +487,24 @@ pub(crate) fn build_query(
                     continue;
                 }
                 seen.push(key);
-                let words = vec![a.text.clone(), b.text.clone()];
-                if let Some(q) =
-                    phrase_clause(kb, fi, &words, tuning.field_boosts[fi] * tuning.pair_boost)
-                {
-                    clauses.push(Clause {
-                        query: q,
-                        field: fi,
-                        kind: ClauseKind::Pair,
-                        label: format!("\"{} {}\"", a.text, b.text),
-                        surface: None,
-                    });
-                }
+                // Prose: the two words within PAIR_SLOP; signatures: exactly as in the paste.
+                let (gap, slop) = if tuning.word_pairs && prose {
+                    (1, PAIR_SLOP)
+                } else {
+                    (b.pos.saturating_sub(a.pos).max(1), 0)
+                };
+                let terms = vec![
+                    (0, Term::from_field_text(kb.text[fi], &a.text)),
+                    (gap, Term::from_field_text(kb.text[fi], &b.text)),
+                ];
+                let q = PhraseQuery::new_with_offset_and_slop(terms, slop);
+                clauses.push(Clause {
+                    query: Box::new(BoostQuery::new(Box::new(q), boosts[fi] * tuning.pair_boost)),
+                    field: fi,
+                    kind: ClauseKind::Pair,
+                    label: format!("\"{} {}\"", a.text, b.text),
+                    surface: None,
+                });
             }
         }
     }
@@ -372,12 +523,7 @@ pub(crate) fn build_query(
             for w in &words {
                 field_terms[fi].entry(w.clone()).or_insert(0.0);
             }
-            if let Some(query) = phrase_clause(
-                kb,
-                fi,
-                &words,
-                tuning.field_boosts[fi] * tuning.quoted_boost,
-            ) {
+            if let Some(query) = phrase_clause(kb, fi, &words, boosts[fi] * tuning.quoted_boost) {
                 clauses.push(Clause {
                     query,
                     field: fi,
@@ -407,7 +553,7 @@ pub(crate) fn build_query(
                 for tok in analyze(surface, TEXT_FIELDS[fi].analyzer) {
                     let term = Term::from_field_text(kb.text[fi], &tok.text);
                     let q = FuzzyTermQuery::new(term, 1, true);
-                    let boost = tuning.field_boosts[fi] * 0.5;
+                    let boost = boosts[fi] * 0.5;
                     clauses.push(Clause {
                         query: Box::new(BoostQuery::new(Box::new(q), boost)),
                         field: fi,
@@ -432,6 +578,36 @@ pub(crate) fn build_query(
     }
 }
 
+impl BuiltQuery {
+    /// The scoring query: every clause as a SHOULD; with `field_dismax`, the term clauses of
+    /// one query word are folded into one disjunction-max clause (best field + tie share).
+    pub(crate) fn scoring_query(&self, tuning: &Tuning) -> Box<dyn Query> {
+        let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let mut groups: Vec<(usize, Vec<Box<dyn Query>>)> = Vec::new();
+        for c in &self.clauses {
+            match (tuning.field_dismax, c.kind == ClauseKind::Term, c.surface) {
+                (true, true, Some(s)) => match groups.iter_mut().find(|g| g.0 == s) {
+                    Some(g) => g.1.push(c.query.box_clone()),
+                    None => groups.push((s, vec![c.query.box_clone()])),
+                },
+                _ => should.push((Occur::Should, c.query.box_clone())),
+            }
+        }
+        for (_, mut g) in groups {
+            let q: Box<dyn Query> = if g.len() == 1 {
+                match g.pop() {
+                    Some(q) => q,
+                    None => continue,
+                }
+            } else {
+                Box::new(DisjunctionMaxQuery::with_tie_breaker(g, tuning.field_tie))
+            };
+            should.push((Occur::Should, q));
+        }
+        Box::new(BooleanQuery::new(should))
+    }
+}
+
 /// Field names for explain output.
 pub(crate) fn field_name(fi: usize) -> &'static str {
     TEXT_FIELDS.get(fi).map(|f| f.name).unwrap_or("?")
@@ -446,6 +622,31 @@ mod tests {
         assert_eq!(quoted_spans(r#"foo "bar baz" qux "open"#), vec!["bar baz"]);
         assert!(quoted_spans(r#"""""#).is_empty());
         assert!(quoted_spans("\"\n\"").is_empty());
+    }
+
+    #[test]
+    fn stopwords_are_sorted_and_spare_negations() {
+        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(is_stopword("how") && is_stopword("the") && is_stopword("does"));
+        for w in ["no", "not", "cannot", "kafka", "timeout"] {
+            assert!(!is_stopword(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn plain_words_versus_pasted_errors() {
+        let plain = |q: &str| is_plain_words(&split_paste(q));
+        assert!(plain(
+            "does flink detect new kafka partitions automatically"
+        ));
+        assert!(plain("should I declare the id as PRIMARY KEY for RDS?"));
+        assert!(plain("I can't find any files"));
+        assert!(!plain("ErrorMessage=Authorization Failed [4019]"));
+        assert!(!plain("java.lang.OutOfMemoryError: Java heap space"));
+        assert!(!plain("sls batchGetSize oom"));
+        assert!(!plain("max_poll_records too small"));
+        assert!(!plain("Caused by: x\n\tat a.b.C.m(C.java:1)"));
+        assert!(!plain(""));
     }
 
     #[test]

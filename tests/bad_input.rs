@@ -6,7 +6,9 @@
 
 #![cfg(unix)]
 
-use std::collections::BTreeMap;
+mod common;
+
+use common::{build_site, copy_dir, fixture, kbook_command, snapshot, walk};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -14,52 +16,6 @@ use std::time::{Duration, Instant};
 
 /// Upper bound for a build of a tiny hostile book (alias bombs, deep nesting, 50 MB files).
 const BOUNDED: Duration = Duration::from_secs(20);
-
-fn kbook() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_kbook"))
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            let meta = std::fs::symlink_metadata(&p).unwrap();
-            if meta.is_dir() {
-                stack.push(p)
-            } else {
-                out.push(p)
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for item in walk(from) {
-        let dest = to.join(item.strip_prefix(from).unwrap());
-        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-        std::fs::copy(&item, &dest).unwrap();
-    }
-}
-
-fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walk(dir)
-        .into_iter()
-        .map(|p| {
-            let rel = p.strip_prefix(dir).unwrap().to_string_lossy().to_string();
-            (rel, std::fs::read(&p).unwrap())
-        })
-        .collect()
-}
 
 /// A book in a temp dir with a previous site in `out/` that a failed build must not touch.
 struct Case {
@@ -102,15 +58,7 @@ impl Case {
 
     fn build(&self, extra: &[&str]) -> (Output, Duration) {
         let t = Instant::now();
-        let o = kbook()
-            .arg("build")
-            .arg("--book")
-            .arg(&self.book)
-            .arg("--dest")
-            .arg(&self.out)
-            .args(extra)
-            .output()
-            .unwrap();
+        let o = build_site(&self.book, &self.out, extra);
         (o, t.elapsed())
     }
 }
@@ -359,7 +307,7 @@ fn empty_body() {
 
 #[test]
 fn unsafe_link_schemes() {
-    let body = "---\ntitle: T\nconnector: kafka\nkind: concept\n---\n[a](javascript:alert(1))\n\n[b]( JaVaScRiPt:alert(1))\n\n[c](data:text/html,x)\n\n[d](jav&#x09;ascript:alert(1))\n\n[e](&#x01;javascript:alert(1))\n\n[f][r]\n\n[r]: java&#x0A;script:alert(1)\n";
+    let body = "---\ntitle: T\nconnector: kafka\nkind: concept\n---\n[a](javascript:alert(1))\n\n[b]( JaVaScRiPt:alert(1))\n\n[c](data:text/html,x)\n\n[d](jav&#x09;ascript:alert(1))\n\n[e](&#x01;javascript:alert(1))\n\n[f][r]\n\n[r]: java&#x0A;script:alert(1)\n\n![g](javascript:alert(1))\n";
     let c = Case::with(&[("content/kafka/links.md", body.as_bytes())]);
     assert_fails_with(
         &c,
@@ -370,6 +318,7 @@ fn unsafe_link_schemes() {
             "content/kafka/links.md:12:1: error: unsafe link `jav\tascript:alert(1)`",
             "content/kafka/links.md:14:1: error: unsafe link `\u{1}javascript:alert(1)`",
             "content/kafka/links.md:16:1: error: unsafe link `java\nscript:alert(1)`",
+            "content/kafka/links.md:20:1: error: unsafe image source `javascript:alert(1)`",
         ],
     );
 }
@@ -400,7 +349,9 @@ fn deeply_nested_yaml_is_refused() {
     let c = Case::with(&[("content/kafka/deep.md", text.as_bytes())]);
     assert_fails_with(
         &c,
-        &["content/kafka/deep.md:5:71: error: the front-matter nests lists or mappings more than 64 levels deep"],
+        &[
+            "content/kafka/deep.md:5:71: error: the front-matter nests lists or mappings more than 64 levels deep",
+        ],
     );
 }
 
@@ -415,7 +366,9 @@ fn deeply_nested_toml_is_refused() {
     let c = Case::with(&[("content/kafka/deep.md", text.as_bytes())]);
     assert_fails_with(
         &c,
-        &["content/kafka/deep.md:5:72: error: the front-matter nests lists or mappings more than 64 levels deep"],
+        &[
+            "content/kafka/deep.md:5:72: error: the front-matter nests lists or mappings more than 64 levels deep",
+        ],
     );
 }
 
@@ -663,7 +616,9 @@ fn broken_template_syntax_points_at_the_template_line() {
 fn template_runtime_error_names_the_template_and_variable() {
     assert_fails_without_position(
         &Case::new("broken-template-runtime"),
-        &["templates/entry.html: error: template error: Failed to render 'entry.html': Variable `entry.no_such_field` not found"],
+        &[
+            "templates/entry.html: error: template error: Failed to render 'entry.html': Variable `entry.no_such_field` not found",
+        ],
     );
 }
 
@@ -732,7 +687,7 @@ fn unreadable_file_and_folder() {
             cmd.args(args).arg(env!("CARGO_BIN_EXE_kbook"));
             cmd
         }
-        None => kbook(),
+        None => kbook_command(),
     };
     let o = cmd
         .arg("build")

@@ -1,69 +1,10 @@
 //! Integration tests: the real `kbook` binary on fixture books under `tests/fixtures/`.
 
-use std::collections::BTreeMap;
+mod common;
+
+use common::{build_site as build, copy_dir, fixture, kbook_command as kbook, snapshot, walk};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn kbook() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_kbook"))
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for item in walk(from) {
-        let rel = item.strip_prefix(from).unwrap();
-        let dest = to.join(rel);
-        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-        std::fs::copy(&item, &dest).unwrap();
-    }
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p)
-            } else {
-                out.push(p)
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-/// Every file under `dir` with its bytes, keyed by relative path.
-fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walk(dir)
-        .into_iter()
-        .map(|p| {
-            (
-                p.strip_prefix(dir).unwrap().to_string_lossy().to_string(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
-        .collect()
-}
-
-fn build(book: &Path, dest: &Path, extra: &[&str]) -> Output {
-    kbook()
-        .arg("build")
-        .arg("--book")
-        .arg(book)
-        .arg("--dest")
-        .arg(dest)
-        .args(extra)
-        .output()
-        .unwrap()
-}
+use std::process::Output;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()

@@ -2,47 +2,17 @@
 //! different working directories and with different environments gives byte-identical sites,
 //! and no file of the output names the build machine (paths, home, host name).
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p)
-            } else {
-                out.push(p)
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walk(dir)
-        .into_iter()
-        .map(|p| {
-            let rel = p.strip_prefix(dir).unwrap().to_string_lossy().to_string();
-            (rel, std::fs::read(&p).unwrap())
-        })
-        .collect()
-}
+use common::{copy_dir, kbook_command, snapshot};
+use std::path::Path;
 
 /// Copies the bundled book (book.toml and content/) to `to`.
 fn checkout(to: &Path) {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::fs::create_dir_all(to).unwrap();
     std::fs::copy(repo.join("book.toml"), to.join("book.toml")).unwrap();
-    for f in walk(&repo.join("content")) {
-        let dest = to.join(f.strip_prefix(repo).unwrap());
-        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-        std::fs::copy(&f, &dest).unwrap();
-    }
+    copy_dir(&repo.join("content"), &to.join("content"));
 }
 
 fn hostname() -> Option<String> {
@@ -62,7 +32,7 @@ fn same_bytes_from_any_checkout_and_environment() {
     checkout(&b);
     let (out_a, out_b) = (tmp.path().join("site-a"), tmp.path().join("site-b"));
 
-    let o = Command::new(env!("CARGO_BIN_EXE_kbook"))
+    let o = kbook_command()
         .current_dir(&a)
         .args(["build", "--dest"])
         .arg(&out_a)
@@ -72,7 +42,7 @@ fn same_bytes_from_any_checkout_and_environment() {
 
     // Another directory, a bare environment with other locale, time zone, home and user,
     // and a SOURCE_DATE_EPOCH (which must not matter either way).
-    let o = Command::new(env!("CARGO_BIN_EXE_kbook"))
+    let o = kbook_command()
         .current_dir(tmp.path())
         .env_clear()
         .env("HOME", tmp.path().join("elsewhere"))

@@ -18,7 +18,10 @@ fn targets() -> &'static LinkTargets {
             ("mysql/deep.md", "deep", "mysql/deep.html"),
         ] {
             t.by_path.insert(path.to_string(), id.to_string());
-            let ids: HashSet<String> = ["cause", "solution"].iter().map(|s| s.to_string()).collect();
+            let ids: HashSet<String> = ["cause", "solution"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
             t.by_id.insert(id.to_string(), (url.to_string(), ids));
         }
         t
@@ -59,7 +62,8 @@ fn attributes(html: &str) -> Vec<(String, String, String)> {
                 break;
             }
             let n0 = i;
-            while i < b.len() && !b[i].is_ascii_whitespace() && !matches!(b[i], b'=' | b'>' | b'/') {
+            while i < b.len() && !b[i].is_ascii_whitespace() && !matches!(b[i], b'=' | b'>' | b'/')
+            {
                 i += 1;
             }
             let name = html[n0..i].to_ascii_lowercase();
@@ -104,7 +108,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let body = String::from_utf8_lossy(rest);
-    let policy = if mode & 1 == 0 { RawHtml::Sanitize } else { RawHtml::Allow };
+    let policy = if mode & 1 == 0 {
+        RawHtml::Sanitize
+    } else {
+        RawHtml::Allow
+    };
     let renderer = MarkdownRenderer::with_raw_html(policy);
     let _ = MarkdownRenderer::heading_ids(&body);
     let (out, diags) = renderer.render(
@@ -120,10 +128,19 @@ fuzz_target!(|data: &[u8]| {
     }
     if policy == RawHtml::Sanitize {
         for (tag, name, value) in attributes(&out.html) {
-            assert!(tag != "script" && tag != "iframe", "<{tag}> survived sanitizing: {}", out.html);
-            assert!(!name.starts_with("on"), "{tag} {name}= survived sanitizing: {}", out.html);
             assert!(
-                !(matches!(name.as_str(), "href" | "src" | "action" | "formaction") && runs_script(&value)),
+                tag != "script" && tag != "iframe",
+                "<{tag}> survived sanitizing: {}",
+                out.html
+            );
+            assert!(
+                !name.starts_with("on"),
+                "{tag} {name}= survived sanitizing: {}",
+                out.html
+            );
+            assert!(
+                !(matches!(name.as_str(), "href" | "src" | "action" | "formaction")
+                    && runs_script(&value)),
                 "{tag} {name}={value} survived sanitizing: {}",
                 out.html
             );

@@ -50,7 +50,12 @@ fuzz_target!(|data: &[u8]| {
     if let Some(i) = paste.root_cause {
         assert!(i < paste.lines.len());
     }
-    for a in [Analyzer::Prose, Analyzer::Code, Analyzer::Sig, Analyzer::Ident] {
+    for a in [
+        Analyzer::Prose,
+        Analyzer::Code,
+        Analyzer::Sig,
+        Analyzer::Ident,
+    ] {
         let _ = analyze(&q, a);
     }
     let mut opts = SearchOptions {
@@ -67,11 +72,16 @@ fuzz_target!(|data: &[u8]| {
     if flags & 8 != 0 {
         opts.version = kbook_search::version::parse_product_version("vvr=8.0.7").ok();
     }
-    let results = index().search(&q, &opts).expect("searching a valid index never fails");
+    let results = index()
+        .search(&q, &opts)
+        .expect("searching a valid index never fails");
     for h in &results.hits {
         let n = h.snippet.text.chars().count();
         for &(a, b) in &h.snippet.highlights {
-            assert!(a <= b && b <= n, "highlight {a}..{b} outside a {n}-char snippet");
+            assert!(
+                a <= b && b <= n,
+                "highlight {a}..{b} outside a {n}-char snippet"
+            );
         }
     }
 });

@@ -254,6 +254,31 @@ impl MarkdownRenderer {
                         id,
                     })
                 }
+                // An image may be `data:image/…`, never a script URL (which only the
+                // sanitizer would remove, and only on pages with raw HTML).
+                Event::Start(Tag::Image {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                }) if is_unsafe_scheme(&dest_url)
+                    && !dest_url
+                        .trim_start()
+                        .to_ascii_lowercase()
+                        .starts_with("data:image/") =>
+                {
+                    let (l, c) = at(range.start);
+                    diags.push(
+                        Diagnostic::error(file, l, c, format!("unsafe image source `{dest_url}`"))
+                            .with_hint("use a relative path, an http(s) URL or a data:image/ URL"),
+                    );
+                    Event::Start(Tag::Image {
+                        link_type,
+                        dest_url: CowStr::from("#"),
+                        title,
+                        id,
+                    })
+                }
                 Event::Start(Tag::BlockQuote(Some(kind))) => {
                     let (class, label) = admonition(kind);
                     Event::Html(format!("<div class=\"admonition {class}\" role=\"note\"><p class=\"admonition-title\">{label}</p>\n").into())
@@ -610,9 +635,21 @@ mod tests {
                 d.iter().any(|d| d.message.starts_with("unsafe link")),
                 "{dest}: {d:?}"
             );
-            assert!(!r.html.to_ascii_lowercase().contains("script:"), "{dest}: {}", r.html);
+            assert!(
+                !r.html.to_ascii_lowercase().contains("script:"),
+                "{dest}: {}",
+                r.html
+            );
             assert!(!r.html.contains("data:"), "{dest}: {}", r.html);
         }
+        let (r, d) = render("![a](javascript:alert(1)) ![b](data:image/png;base64,AAAA)\n");
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(d[0].message.starts_with("unsafe image source"), "{d:?}");
+        assert!(
+            !r.html.contains("javascript:") && r.html.contains("data:image/png"),
+            "{}",
+            r.html
+        );
     }
 
     #[test]

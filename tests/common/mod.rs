@@ -231,3 +231,73 @@ pub fn url_encode(s: &str) -> String {
         })
         .collect()
 }
+
+/// The real `kbook` binary, to be given arguments.
+pub fn kbook_command() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_kbook"))
+}
+
+/// `kbook build --book BOOK --dest DEST EXTRA…`, whatever its outcome.
+pub fn build_site(book: &Path, dest: &Path, extra: &[&str]) -> std::process::Output {
+    kbook_command()
+        .arg("build")
+        .arg("--book")
+        .arg(book)
+        .arg("--dest")
+        .arg(dest)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// A fixture book under `tests/fixtures/`.
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// Every file under `dir` (symlinks are listed, not followed), sorted; an error if a
+/// directory cannot be read (a build may remove its temporary directory while it is walked).
+pub fn try_walk(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d)? {
+            let p = e?.path();
+            if std::fs::symlink_metadata(&p)?.is_dir() {
+                stack.push(p)
+            } else {
+                out.push(p)
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Every file under `dir` (symlinks are listed, not followed), sorted.
+pub fn walk(dir: &Path) -> Vec<PathBuf> {
+    try_walk(dir).unwrap_or_else(|e| panic!("walking {}: {e}", dir.display()))
+}
+
+/// Copies the files under `from` to the same relative paths under `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    for item in walk(from) {
+        let dest = to.join(item.strip_prefix(from).unwrap());
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(&item, &dest).unwrap();
+    }
+}
+
+/// Every file under `dir` with its bytes, keyed by relative path.
+pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    walk(dir)
+        .into_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(dir).unwrap().to_string_lossy().to_string();
+            let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            (rel, bytes)
+        })
+        .collect()
+}

@@ -6,15 +6,15 @@
 use std::path::Path;
 use std::process::Command;
 
-/// Issue 5 targets are top-1 ≥ 0.96 and MRR@10 ≥ 0.98; these floors are what the ranking
-/// reaches today (raise them as ranking improves, never lower them to pass).
-const MIN_TOP1: f64 = 0.95;
-const MIN_MRR10: f64 = 0.965;
+/// Issue 5 targets: top-1 ≥ 0.96 and MRR@10 ≥ 0.98 (raise the floors as ranking improves,
+/// never lower them to pass).
+const MIN_TOP1: f64 = 0.96;
+const MIN_MRR10: f64 = 0.98;
 const MIN_STYLE_TOP1: [(&str, f64); 4] = [
     ("paste", 1.0),
     ("trace", 1.0),
-    ("keyword", 0.95),
-    ("question", 0.92),
+    ("keyword", 0.97),
+    ("question", 0.95),
 ];
 
 fn kbook() -> Command {

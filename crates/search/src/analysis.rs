@@ -436,8 +436,15 @@ fn chunk(text: &str, start: usize, end: usize, a: Analyzer, pos: &mut usize, out
         }
         whole_masked |= seg_masked;
         if parts.len() > 1 && !seg_masked && seg.len() <= MAX_CHUNK_BYTES {
+            // Normalised like a lone word, so `ClickHouse` in a title meets a typed
+            // `clickhouse` (which prose analysis stems).
+            let lower = seg.to_lowercase();
             extra.push(Tok {
-                text: seg.to_lowercase(),
+                text: if a == Analyzer::Prose {
+                    stem(&lower)
+                } else {
+                    lower
+                },
                 from: start + a0,
                 to: start + b0,
                 pos: seg_pos,
@@ -658,13 +665,27 @@ mod tests {
     }
 
     #[test]
+    fn whole_camel_case_word_is_normalised_like_a_typed_word() {
+        // A title's `ClickHouse` must meet a typed `clickhouse`, which prose analysis stems.
+        for (written, typed) in [("ClickHouse", "clickhouse"), ("OceanBase", "oceanbase")] {
+            let typed = texts(typed, Analyzer::Prose);
+            assert_eq!(typed.len(), 1);
+            assert!(
+                texts(written, Analyzer::Prose).contains(&typed[0]),
+                "{written} vs {typed:?}"
+            );
+        }
+        // Code keeps identifiers verbatim.
+        assert!(texts("ClickHouse", Analyzer::Code).contains(&"clickhouse".to_string()));
+    }
+
+    #[test]
     fn prose_stems_plain_words_only() {
         let t = parts("Connections failing repeatedly", Analyzer::Prose);
         assert_eq!(t, vec!["connect", "fail", "repeat"]);
-        assert!(
-            texts("BatchUpdateException", Analyzer::Prose)
-                .contains(&"batchupdateexception".to_string())
-        );
+        // The whole identifier is kept, normalised as the same word typed in lowercase.
+        let whole = texts("batchupdateexception", Analyzer::Prose);
+        assert!(texts("BatchUpdateException", Analyzer::Prose).contains(&whole[0]));
     }
 
     #[test]

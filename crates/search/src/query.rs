@@ -70,6 +70,16 @@ pub struct Tuning {
     /// Below this share of the query's informative weight matched by the top hit, results are
     /// not confident (unless a phrase matched).
     pub min_coverage: f32,
+    /// Weigh words that name one of the book's connectors (`datahub`, `clickhouse`) by
+    /// `connector_weight`: a question about one connector is rarely answered by another's entry.
+    pub connector_mentions: bool,
+    /// Weight multiplier of a connector-naming word (see `connector_mentions`).
+    pub connector_weight: f32,
+    /// In a short query, the last word is also matched as a prefix when nothing follows it
+    /// (search as you type: `kafka offs` finds "offsets").
+    pub prefix_last_word: bool,
+    /// Boost of a prefix clause relative to its field boost (prefix clauses score a constant).
+    pub prefix_boost: f32,
 }
 
 impl Default for Tuning {
@@ -98,6 +108,10 @@ impl Default for Tuning {
             quoted_boost: 2.0,
             min_score: 2.0,
             min_coverage: 0.25,
+            connector_mentions: true,
+            connector_weight: 4.0,
+            prefix_last_word: true,
+            prefix_boost: 2.0,
         }
     }
 }
@@ -287,6 +301,19 @@ pub(crate) fn is_plain_words(paste: &crate::paste::Paste<'_>) -> bool {
     })
 }
 
+/// The last word of `text`, lowercased, when it may be unfinished: at least 3 letters, only
+/// letters, and nothing (no space, no punctuation) after it.
+pub(crate) fn unfinished_last_word(text: &str) -> Option<String> {
+    let start = text
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !c.is_alphanumeric())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let word = &text[start..];
+    (word.chars().count() >= 3 && word.chars().all(char::is_alphabetic))
+        .then(|| word.to_lowercase())
+}
+
 /// Whether a query word is a function or question word.
 pub(crate) fn is_stopword(word: &str) -> bool {
     STOPWORDS.binary_search(&word).is_ok()
@@ -354,6 +381,24 @@ pub(crate) fn build_query(
         }
     }
 
+    // Words naming a connector of the book say which entries the reader means. The connector
+    // slug is a raw keyword field of every entry, so this is one exact term lookup per word.
+    if tuning.connector_mentions {
+        let named: Vec<bool> = surfaces
+            .iter()
+            .map(|w| {
+                searcher
+                    .doc_freq(&Term::from_field_text(kb.connector, w))
+                    .unwrap_or(0)
+                    > 0
+            })
+            .collect();
+        for c in cands.values_mut() {
+            if named[c.surface] {
+                c.weight *= tuning.connector_weight.max(0.0);
+            }
+        }
+    }
     // Document frequencies; unknown terms cannot score.
     let mut cands: Vec<Candidate> = cands.into_values().collect();
     cands.sort_by(|a, b| (a.field, &a.text).cmp(&(b.field, &b.text)));
@@ -566,6 +611,39 @@ pub(crate) fn build_query(
         }
     }
 
+    // Search as you type: in a short query whose last word may be unfinished (the text does
+    // not end with a space or punctuation), that word is also a prefix (`kafka offs` finds
+    // "offsets"). The clause scores a constant, so a finished word gains only a little from
+    // it (measured neutral on the labelled sets). Prose fields hold stems, so the prefix is
+    // the word's stem there.
+    if tuning.prefix_last_word
+        && paste.lines.len() == 1
+        && word_count <= SHORT_QUERY_WORDS
+        && let Some(word) = unfinished_last_word(&text)
+    {
+        for fi in [F_SIG, F_TITLE, F_BODY] {
+            let Some(prefix) = analyze(&word, TEXT_FIELDS[fi].analyzer)
+                .into_iter()
+                .find(|t| t.part)
+                .map(|t| t.text)
+            else {
+                continue;
+            };
+            let term = Term::from_field_text(kb.text[fi], &prefix);
+            let q = FuzzyTermQuery::new_prefix(term, 0, true);
+            clauses.push(Clause {
+                query: Box::new(BoostQuery::new(
+                    Box::new(q),
+                    boosts[fi] * tuning.prefix_boost,
+                )),
+                field: fi,
+                kind: ClauseKind::Fuzzy,
+                label: format!("{prefix}*"),
+                surface: None,
+            });
+        }
+    }
+
     let kept: Vec<(String, f32)> = surfaces
         .iter()
         .enumerate()
@@ -647,6 +725,18 @@ mod tests {
         assert!(!plain("max_poll_records too small"));
         assert!(!plain("Caused by: x\n\tat a.b.C.m(C.java:1)"));
         assert!(!plain(""));
+    }
+
+    #[test]
+    fn unfinished_last_word_needs_nothing_after_it() {
+        assert_eq!(unfinished_last_word("kafka offs").as_deref(), Some("offs"));
+        assert_eq!(unfinished_last_word("Rebal").as_deref(), Some("rebal"));
+        assert_eq!(unfinished_last_word("kafka offs "), None);
+        assert_eq!(unfinished_last_word("kafka offsets?"), None);
+        assert_eq!(unfinished_last_word("kafka of"), None);
+        assert_eq!(unfinished_last_word("error 4019"), None);
+        assert_eq!(unfinished_last_word(""), None);
+        assert_eq!(unfinished_last_word("schéma").as_deref(), Some("schéma"));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Indexes a small fixture book and checks ranking of pasted errors, determinism, robustness.
 
 use kbook_search::version::{Version, VersionRange, VersionSpec};
-use kbook_search::{BookIndex, EntryDoc, SearchOptions, build_packed_index};
+use kbook_search::{BookIndex, EntryDoc, SearchOptions, Tuning, build_packed_index};
 
 fn entry(
     id: &str,
@@ -267,4 +267,85 @@ fn corrupt_or_truncated_indexes_are_errors() {
         bad[i] ^= 0x5a;
         assert!(BookIndex::open(bad).is_err(), "flip {i}");
     }
+}
+
+fn top_with(idx: &BookIndex, q: &str, tuning: Tuning) -> Option<String> {
+    let opts = SearchOptions {
+        tuning,
+        ..Default::default()
+    };
+    let r = idx.search(q, &opts).unwrap();
+    r.hits.first().map(|h| h.id.clone())
+}
+
+/// Two entries about the same event; only one belongs to the connector the question names, and
+/// the other one's title matches more of the question's words.
+fn scaling_pair() -> BookIndex {
+    let docs = vec![
+        entry(
+            "logs-shard-count",
+            "logs",
+            "What happens to the source when the shard count changes",
+            &[],
+            "Changing the shard count of a store restarts the job once. The shard count is read at startup.",
+            "",
+        ),
+        entry(
+            "topics-resharded",
+            "topics",
+            "A topic was resharded and the job keeps failing",
+            &[],
+            "The topics connector does not see a new shard count. Restart the job after the change.",
+            "",
+        ),
+        entry(
+            "logs-permissions",
+            "logs",
+            "Missing permission on the store",
+            &[],
+            "Grant read access.",
+            "",
+        ),
+        entry(
+            "topics-permissions",
+            "topics",
+            "Missing permission on the topic",
+            &[],
+            "Grant subscribe access.",
+            "",
+        ),
+    ];
+    BookIndex::open(build_packed_index(&docs).unwrap()).unwrap()
+}
+
+#[test]
+fn a_named_connector_outweighs_title_overlap() {
+    let idx = scaling_pair();
+    let q = "changed topics shard count restart needed";
+    assert_eq!(
+        top_with(&idx, q, Tuning::default()).as_deref(),
+        Some("topics-resharded")
+    );
+    let off = Tuning {
+        connector_mentions: false,
+        ..Tuning::default()
+    };
+    assert_eq!(top_with(&idx, q, off).as_deref(), Some("logs-shard-count"));
+}
+
+#[test]
+fn last_word_matches_as_a_prefix() {
+    let idx = open();
+    // `rebal` is three edits from "rebalanced": only a prefix reaches it.
+    assert_eq!(
+        top_with(&idx, "rebal", Tuning::default()).as_deref(),
+        Some("kafka-commit-offsets")
+    );
+    let off = Tuning {
+        prefix_last_word: false,
+        ..Tuning::default()
+    };
+    assert_eq!(top_with(&idx, "rebal", off), None);
+    // A word followed by a space is finished.
+    assert_eq!(top_with(&idx, "rebal ", Tuning::default()), None);
 }

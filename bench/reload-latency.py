@@ -7,7 +7,7 @@ Starts `kbook serve --port 0` on a copy-free book (it edits one entry and restor
 listens on the server-sent event stream, appends a line to one entry RUNS times and prints
 the median and p95 latency from the write to the `reload` event, plus the first-build time.
 """
-import glob, os, socket, statistics, subprocess, sys, time
+import glob, os, socket, statistics, subprocess, sys, threading, time
 
 kbook, book = sys.argv[1], sys.argv[2]
 runs = int(sys.argv[3]) if len(sys.argv) > 3 else 10
@@ -21,6 +21,8 @@ for line in proc.stderr:
         addr = line.split(" at http://")[1].split("/")[0]
         break
 first_build = time.time() - t0
+# Keep reading the server's stderr (diagnostics of every rebuild): a full pipe would block it.
+threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
 host, port = addr.split(":")
 s = socket.create_connection((host, int(port)))
 s.sendall(b"GET /__kbook/events HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -36,6 +36,10 @@ pub struct SearchMeta {
     pub index_js: String,
     /// The module as a script, for file:// (`search/kbook-search.<hash>.js`).
     pub wasm_js: String,
+    /// The always-loaded head of the block-split index (`search/index.<hash>.head`), over http.
+    pub head: String,
+    /// Folder of the index blocks (`search/blocks.<hash>/`, files `<n>.bin`), fetched on demand.
+    pub blocks: String,
 }
 
 fn short_hash(bytes: &[u8]) -> String {
@@ -66,13 +70,21 @@ pub fn build_search_assets(docs: &[EntryDoc]) -> Result<SearchAssets> {
     let wasm_js = js_wrapper(&wasm_path, WASM)?;
     let index_js_path = format!("search/index.{}.js", short_hash(&index_js));
     let wasm_js_path = format!("search/kbook-search.{}.js", short_hash(&wasm_js));
+    // Over http the browser loads the head and fetches blocks as searches need them.
+    let split =
+        kbook_search::blocks::split_packed(&index).context("cannot split the search index")?;
+    let index_hash = short_hash(&index);
+    let head_path = format!("search/index.{index_hash}.head");
+    let blocks_dir = format!("search/blocks.{index_hash}/");
     let meta = SearchMeta {
         index: index_path.clone(),
         wasm: wasm_path.clone(),
         index_js: index_js_path.clone(),
         wasm_js: wasm_js_path.clone(),
+        head: head_path.clone(),
+        blocks: blocks_dir.clone(),
     };
-    let files = vec![
+    let mut files = vec![
         (index_path, index),
         (wasm_path, WASM.to_vec()),
         (index_js_path, index_js),
@@ -81,7 +93,11 @@ pub fn build_search_assets(docs: &[EntryDoc]) -> Result<SearchAssets> {
             "search/search.js".to_string(),
             SEARCH_JS.as_bytes().to_vec(),
         ),
+        (head_path, split.head),
     ];
+    for (i, block) in split.blocks.into_iter().enumerate() {
+        files.push((format!("{blocks_dir}{i}.bin"), block));
+    }
     Ok(SearchAssets { files, meta })
 }
 
@@ -308,7 +324,8 @@ pub struct EvalArgs {
     #[arg(long, value_name = "DIR")]
     pub site: Option<PathBuf>,
     /// Switch a ranking part off (ablation): paste-splitting, rarity-cut, phrase-pairs, typo,
-    /// stopwords, field-dismax, shared-idf, query-intent, coverage. Repeatable.
+    /// stopwords, field-dismax, shared-idf, query-intent, coverage, connector-mention, prefix.
+    /// Repeatable.
     #[arg(long, value_name = "PART")]
     pub ablate: Vec<String>,
 }
@@ -397,7 +414,7 @@ pub struct EvalReport {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 9] = [
+pub const ABLATIONS: [&str; 11] = [
     "paste-splitting",
     "rarity-cut",
     "phrase-pairs",
@@ -407,6 +424,8 @@ pub const ABLATIONS: [&str; 9] = [
     "coverage",
     "shared-idf",
     "query-intent",
+    "connector-mention",
+    "prefix",
 ];
 
 fn tuning_from_ablations(ablate: &[String]) -> Result<Tuning> {
@@ -422,6 +441,8 @@ fn tuning_from_ablations(ablate: &[String]) -> Result<Tuning> {
             "coverage" => t.coverage_rerank = false,
             "shared-idf" => t.shared_idf = false,
             "query-intent" => t.query_intent = false,
+            "connector-mention" => t.connector_mentions = false,
+            "prefix" => t.prefix_last_word = false,
             other => bail!(
                 "unknown --ablate part `{other}`: use {}",
                 ABLATIONS.join(", ")

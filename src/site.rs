@@ -57,7 +57,7 @@ pub struct RenderedSite {
 /// `KBOOK_TIMINGS` is set (for profiling builds and rebuilds).
 struct Progress(
     Option<indicatif::ProgressBar>,
-    Option<std::cell::Cell<(Instant, &'static str)>>,
+    Option<std::cell::Cell<(Instant, u64, &'static str)>>,
 );
 
 impl Progress {
@@ -84,17 +84,43 @@ impl Progress {
     }
     fn lap(&self, next: &'static str) {
         if let Some(cell) = &self.1 {
-            let (since, name) = cell.get();
+            let (since, cpu, name) = cell.get();
+            let cpu_now = cpu_time_ms();
             if !name.is_empty() {
-                eprintln!("timing: {name}: {} ms", since.elapsed().as_millis());
+                eprintln!(
+                    "timing: {name}: {} ms (cpu {} ms)",
+                    since.elapsed().as_millis(),
+                    cpu_now.saturating_sub(cpu)
+                );
             }
-            cell.set((Instant::now(), next));
+            cell.set((Instant::now(), cpu_now, next));
         }
     }
 }
 
-fn timings() -> Option<std::cell::Cell<(Instant, &'static str)>> {
-    std::env::var_os("KBOOK_TIMINGS").map(|_| std::cell::Cell::new((Instant::now(), "")))
+fn timings() -> Option<std::cell::Cell<(Instant, u64, &'static str)>> {
+    std::env::var_os("KBOOK_TIMINGS")
+        .map(|_| std::cell::Cell::new((Instant::now(), cpu_time_ms(), "")))
+}
+
+/// CPU time (user + system, all threads) of this process so far in milliseconds, from
+/// `/proc/self/stat` (0 where there is none): stage timings on a shared machine mean little
+/// without it.
+fn cpu_time_ms() -> u64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0;
+    };
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15, in
+    // clock ticks (100 per second on Linux).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    (ticks(11) + ticks(12)) * 10
 }
 
 impl Drop for Progress {
@@ -143,7 +169,7 @@ pub fn render_site(
         .map(|(e, b)| entry_doc(e, b))
         .collect();
     // The index is rebuilt only when an indexed field changed (not for template edits).
-    let docs_fp = fingerprint(&format!("{docs:?}"));
+    let docs_fp = docs_fingerprint(&docs);
     let assets = match cache.index.take() {
         Some((fp, assets)) if fp == docs_fp => assets,
         _ => crate::index::build_search_assets(&docs).map_err(|e| {
@@ -155,8 +181,23 @@ pub fn render_site(
             )]
         })?,
     };
+    // The documents hold a copy of every body's text: free it before the pages are rendered.
+    drop(docs);
     if cache.keep {
         cache.index = Some((docs_fp, assets.clone()));
+    }
+    // `kbook serve` names the search assets without their content hash (it serves everything
+    // no-cache): a rebuilt index then changes no page, and an edit rewrites only the pages
+    // that show the edited entry instead of every page of the book.
+    let mut search_meta = serde_json::to_value(&assets.meta).unwrap_or_default();
+    let mut assets = assets;
+    if cache.keep {
+        stable_asset_names(&mut assets.files, &mut search_meta);
+        // The index as a script is for pages opened from file://; the server never needs it,
+        // and rewriting it (a third larger than the index) on every edit is the slowest write.
+        if let Some(index_js) = search_meta.get("index_js").and_then(|v| v.as_str()) {
+            assets.files.retain(|(p, _)| p != index_js);
+        }
     }
 
     progress.stage("rendering pages");
@@ -180,7 +221,7 @@ pub fn render_site(
         })
         .collect();
     let version_of: Vec<&(String, Vec<u8>)> = statics.iter().chain(fixed_names.iter()).collect();
-    let site = site_context(config, &book, &version_of, &assets.meta);
+    let site = site_context(config, &book, &version_of, &search_meta);
     let global_fp = fingerprint(&format!(
         "{}{tera_fp}{config:?}",
         serde_json::to_string(&site).unwrap_or_default()
@@ -213,6 +254,52 @@ pub fn render_site(
         entries: book.entries.len(),
         warnings: diags,
     })
+}
+
+/// A fingerprint of every indexed value (cheaper than formatting the documents).
+fn docs_fingerprint(docs: &[kbook_search::EntryDoc]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for d in docs {
+        std::hash::Hash::hash(&(&d.id, &d.url, &d.title, &d.connector, &d.kind), &mut h);
+        std::hash::Hash::hash(&(&d.errors, &d.body, &d.code, &d.tags), &mut h);
+        std::hash::Hash::hash(&format!("{:?}", d.versions), &mut h);
+    }
+    std::hash::Hasher::finish(&h)
+}
+
+/// Removes the content hashes (`.<16 hex digits>`) from the search assets' paths, in the
+/// file list and in the paths given to the pages.
+fn stable_asset_names(files: &mut [(String, Vec<u8>)], meta: &mut serde_json::Value) {
+    fn walk(v: &mut serde_json::Value, strip: &dyn Fn(&str) -> String) {
+        match v {
+            serde_json::Value::String(s) => *s = strip(s),
+            serde_json::Value::Array(a) => a.iter_mut().for_each(|x| walk(x, strip)),
+            serde_json::Value::Object(o) => o.values_mut().for_each(|x| walk(x, strip)),
+            _ => {}
+        }
+    }
+    let mut hashes: Vec<String> = Vec::new();
+    for (path, _) in files.iter() {
+        for part in path.split(['.', '/']) {
+            if part.len() == 16
+                && part.bytes().all(|b| b.is_ascii_hexdigit())
+                && !hashes.iter().any(|h| h == part)
+            {
+                hashes.push(part.to_string());
+            }
+        }
+    }
+    let strip = |text: &str| {
+        let mut out = text.to_string();
+        for h in &hashes {
+            out = out.replace(&format!(".{h}"), "");
+        }
+        out
+    };
+    for (path, _) in files.iter_mut() {
+        *path = strip(path);
+    }
+    walk(meta, &strip);
 }
 
 fn fails(diags: &[Diagnostic], deny_warnings: bool) -> bool {
@@ -459,12 +546,15 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
             warnings: rendered.warnings,
         });
     }
+    let timing = Progress::new(false);
+    timing.stage("writing the site");
     let bytes = write_atomically(&dest, &rendered.files).map_err(|e| {
         vec![
             Diagnostic::error(&dest, 0, 0, format!("cannot write the site: {e}"))
                 .with_hint("check that the destination's parent directory is writable"),
         ]
     })?;
+    drop(timing);
     Ok(BuildReport {
         entries: rendered.entries,
         pages: rendered
@@ -601,6 +691,8 @@ pub struct IncrementalSite {
 impl IncrementalSite {
     /// A site for the book at `root`, written to `dest`.
     pub fn new(root: &Path, dest: &Path, deny_warnings: bool) -> Self {
+        // An edit re-indexes only the chunk of entries that holds it.
+        kbook_search::keep_segments_between_builds();
         IncrementalSite {
             root: root.to_path_buf(),
             dest: dest.to_path_buf(),
@@ -621,6 +713,8 @@ impl IncrementalSite {
             progress: false,
         };
         let rendered = render_site(&config, &opts, &mut self.cache)?;
+        let timing = Progress::new(false);
+        timing.stage("writing changed files");
         let io_err = |e: std::io::Error| {
             vec![Diagnostic::error(
                 &self.dest,
@@ -629,17 +723,38 @@ impl IncrementalSite {
                 format!("cannot write the site: {e}"),
             )]
         };
+        // One fingerprint per file, on all cores: it decides what is written and is kept.
+        let fps: Vec<u64> = rendered
+            .files
+            .par_iter()
+            .map(|(_, d)| fingerprint(d.as_slice()))
+            .collect();
         let mut bytes = 0;
         if self.written.is_empty() {
             // First build: the whole site, swapped in atomically.
             bytes = write_atomically(&self.dest, &rendered.files).map_err(io_err)?;
         } else {
-            for (path, data) in &rendered.files {
-                let fp = fingerprint(data.as_slice());
-                if self.written.get(path) != Some(&fp) {
-                    write_file_atomically(&self.dest.join(path), data).map_err(io_err)?;
-                    bytes += data.len() as u64;
-                }
+            let changed: Vec<&OutputFile> = rendered
+                .files
+                .iter()
+                .zip(&fps)
+                .filter(|((path, _), fp)| self.written.get(path) != Some(fp))
+                .map(|(f, _)| f)
+                .collect();
+            let results: Vec<std::io::Result<u64>> = changed
+                .par_iter()
+                .map(|(path, data)| {
+                    let path = self.dest.join(path);
+                    if data.len() >= IN_PLACE_BYTES && path.is_file() {
+                        overwrite_in_place(&path, data)?;
+                    } else {
+                        write_file_atomically(&path, data)?;
+                    }
+                    Ok(data.len() as u64)
+                })
+                .collect();
+            for r in results {
+                bytes += r.map_err(io_err)?;
             }
             let now: std::collections::HashSet<&str> =
                 rendered.files.iter().map(|f| f.0.as_str()).collect();
@@ -650,8 +765,10 @@ impl IncrementalSite {
         self.written = rendered
             .files
             .iter()
-            .map(|(p, d)| (p.clone(), fingerprint(d.as_slice())))
+            .zip(fps)
+            .map(|((p, _), fp)| (p.clone(), fp))
             .collect();
+        drop(timing);
         Ok(BuildReport {
             entries: rendered.entries,
             pages: rendered
@@ -666,6 +783,21 @@ impl IncrementalSite {
             warnings: rendered.warnings,
         })
     }
+}
+
+/// Files at least this large are rewritten in place by `kbook serve` (see
+/// [`overwrite_in_place`]).
+const IN_PLACE_BYTES: usize = 1 << 20;
+
+/// Rewrites an existing file in place, without truncating it first: replacing a large file by
+/// a rename frees all its blocks (a synchronous discard on some file systems) and makes ext4
+/// flush the new file, which took most of a rebuild's writing time for the search index. Only
+/// for `kbook serve`, where the page reloads after the rebuild has finished writing.
+fn overwrite_in_place(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
+    f.write_all(data)?;
+    f.set_len(data.len() as u64)
 }
 
 /// Replaces one file via a temporary sibling and a rename, so a reader never sees half a file.

@@ -125,8 +125,15 @@
     });
   }
 
+  // Over http the index is split into blocks: the page loads the small head, and each search
+  // fetches the blocks it needs (the module says which). Pages from older builds have no head.
   function loadOverHttp() {
-    return Promise.all([fetchModule(root + assetPath("wasm")), fetchBytes(root + assetPath("index"))]);
+    var lazy = assets && typeof assets.head === "string" && typeof assets.blocks === "string";
+    return Promise.all([
+      fetchModule(root + assetPath("wasm")),
+      fetchBytes(root + assetPath(lazy ? "head" : "index")),
+      lazy ? root + assets.blocks : null,
+    ]);
   }
 
   function loadFromScripts() {
@@ -137,15 +144,16 @@
   }
 
   // The exports this script calls: a module from another build (a stale cache) may lack them.
-  var ABI = ["memory", "alloc", "dealloc", "open_index", "last_error", "search", "result_len", "free_result"];
+  var ABI = ["memory", "alloc", "dealloc", "open_index", "add_block", "last_error", "search", "result_len", "free_result"];
 
-  function instantiate(module, indexBytes) {
+  // blocksUrl: where the index blocks are (null when indexBytes is the whole index).
+  function instantiate(module, indexBytes, blocksUrl) {
     return WebAssembly.instantiate(module, {}).then(function (inst) {
       var missing = ABI.filter(function (k) { return !(k in inst.exports); });
       if (missing.length) {
         throw new Error("the search module does not match this page (no " + missing.join(", ") + ")");
       }
-      var engine = new Engine(inst.exports, indexBytes);
+      var engine = new Engine(inst.exports, indexBytes, blocksUrl || null);
       engine.module = module;
       return engine;
     });
@@ -162,7 +170,7 @@
       var http = location.protocol === "http:" || location.protocol === "https:";
       setLoading(Promise.resolve()
         .then(single ? loadEmbedded : http ? loadOverHttp : loadFromScripts)
-        .then(function (parts) { return instantiate(parts[0], new Uint8Array(parts[1])); })
+        .then(function (parts) { return instantiate(parts[0], new Uint8Array(parts[1]), parts[2]); })
         .catch(function (e) { throw unavailable(e); }));
     }
     return loading;
@@ -178,9 +186,11 @@
   }
 
   // One instance of the module with the index open in it.
-  function Engine(exports, indexBytes) {
+  function Engine(exports, indexBytes, blocksUrl) {
     this.x = exports;
     this.indexBytes = indexBytes;
+    this.blocksUrl = blocksUrl;
+    this.pending = {}; // block index -> Promise of its addition
     var n = indexBytes.length;
     var p = this.x.alloc(n);
     if (!p && n) throw new Error("out of memory loading the search index");
@@ -216,9 +226,7 @@
       // A trap (the module should never panic) leaves this instance unusable: the next
       // search gets a fresh one; this one is reported as failed.
       if (e instanceof WebAssembly.RuntimeError) {
-        var bytes = this.indexBytes;
-        var module = this.module;
-        setLoading(instantiate(module, bytes));
+        setLoading(instantiate(this.module, this.indexBytes, this.blocksUrl));
         throw new Error("search failed: " + e.message);
       }
       throw e;
@@ -241,6 +249,43 @@
     return res;
   };
 
+  // A search needs at most a few rounds (term dictionaries, postings, stored fields).
+  var MAX_ROUNDS = 12;
+
+  // Searches, fetching the index blocks the module asks for between attempts.
+  Engine.prototype.search = function (q, opts) {
+    var self = this;
+    var rounds = 0;
+    function attempt() {
+      var res = self.query(q, opts);
+      if (!res.need) return res;
+      if (!self.blocksUrl || ++rounds > MAX_ROUNDS) {
+        throw new Error("the search index is incomplete \u2014 rebuild the site (kbook build)");
+      }
+      return Promise.all(res.need.map(function (i) { return self.block(i); })).then(attempt);
+    }
+    return Promise.resolve().then(attempt);
+  };
+
+  // Fetches block i once and hands it to the module.
+  Engine.prototype.block = function (i) {
+    var self = this;
+    if (!self.pending[i]) {
+      var p = fetchBytes(self.blocksUrl + i + ".bin").then(function (buf) {
+        var bytes = new Uint8Array(buf);
+        var ptr = self.put(bytes); // add_block owns the buffer either way
+        if (self.x.add_block(i, ptr, bytes.length) !== 0) {
+          var err = self.take(self.x.last_error());
+          throw new Error("cannot load search index block " + i + ": " + (err.error || "unknown error"));
+        }
+      });
+      // A failed fetch may be retried by a later search.
+      p.catch(function () { if (self.pending[i] === p) delete self.pending[i]; });
+      self.pending[i] = p;
+    }
+    return self.pending[i];
+  };
+
   // ---------------------------------------------------------------- public API
 
   function cleanOptions(opts) {
@@ -256,7 +301,8 @@
   function rawSearch(q, opts) {
     var text = String(q == null ? "" : q).slice(0, MAX_QUERY_CHARS);
     return load().then(function (engine) {
-      var res = engine.query(text, cleanOptions(opts));
+      return engine.search(text, cleanOptions(opts));
+    }).then(function (res) {
       res.hits.forEach(function (h) { h.url = single ? "#" + h.id : root + h.url; });
       return res;
     });

@@ -255,6 +255,10 @@ pub type OutputFile = (String, Vec<u8>);
 #[derive(Debug, Default)]
 pub struct PageMemo {
     pages: std::collections::HashMap<String, (u64, Vec<u8>)>,
+    /// The other pages (listings, error index, tags, feed), by the fingerprint of their
+    /// template context: rendering the error index of a large book costs more than hashing
+    /// its context.
+    others: std::collections::HashMap<String, (u64, Vec<u8>)>,
     keep: bool,
 }
 
@@ -422,11 +426,7 @@ pub fn render_all(
                 diags.push(d);
                 continue;
             }
-            None => memo
-                .pages
-                .get(url)
-                .map(|(_, h)| h.clone())
-                .unwrap_or_default(),
+            None => memo.pages.remove(url).map(|(_, h)| h).unwrap_or_default(),
         };
         if memo.keep {
             kept.insert(url.clone(), (fp, html.clone()));
@@ -435,11 +435,32 @@ pub fn render_all(
     }
     memo.pages = kept;
 
-    let mut push =
-        |path: String, template: &str, ctx: &tera::Context| match render(tera, template, ctx) {
-            Ok(html) => out.push((path, html.into_bytes())),
-            Err(d) => diags.push(d),
+    let keep = memo.keep;
+    let mut previous = std::mem::take(&mut memo.others);
+    let mut others = std::collections::HashMap::new();
+    let mut push = |path: String, template: &str, ctx: &tera::Context| {
+        let fp = keep.then(|| {
+            crate::site::fingerprint(&(
+                global_fp,
+                template,
+                serde_json::to_string(&ctx.clone().into_json()).unwrap_or_default(),
+            ))
+        });
+        let html = match (fp, previous.remove(&path)) {
+            (Some(fp), Some((old, html))) if old == fp => html,
+            _ => match render(tera, template, ctx) {
+                Ok(html) => html.into_bytes(),
+                Err(d) => {
+                    diags.push(d);
+                    return;
+                }
+            },
         };
+        if let Some(fp) = fp {
+            others.insert(path.clone(), (fp, html.clone()));
+        }
+        out.push((path, html));
+    };
 
     // Home.
     let mut recent: Vec<&Entry> = entries.iter().filter(|e| e.fm.updated.is_some()).collect();
@@ -591,6 +612,7 @@ pub fn render_all(
         push("sitemap.xml".into(), "sitemap.xml", &ctx);
     }
 
+    memo.others = others;
     if diags.is_empty() {
         Ok(out)
     } else {

@@ -1,6 +1,8 @@
 //! Project tasks: `cargo xtask test` installs what the tests need (Debian's Chromium for the
-//! browser tests) and runs the whole test suite.
+//! browser tests) and runs the whole test suite; `cargo xtask bench` measures builds and search
+//! (see bench.rs).
 
+mod bench;
 mod synth;
 
 use anyhow::{Context, Result, bail};
@@ -14,9 +16,10 @@ fn main() -> ExitCode {
         Some("install-test-deps") => install_test_deps(),
         Some("gen-book") => gen_book(&args[1..]),
         Some("gen-distractors") => gen_distractors(&args[1..]),
+        Some("bench") => bench::bench(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium and npm (Debian packages) for the browser tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries"
+                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium and npm (Debian packages) for the browser tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries\n  bench [--sizes 1000,10000,100000] [--runs N] [--no-browser] [--no-pagefind]\n                       build synthetic books of each size and print build, size and search numbers beside Pagefind's"
             );
             return ExitCode::from(2);
         }

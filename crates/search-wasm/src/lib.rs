@@ -5,10 +5,16 @@
 //!
 //! - `alloc(len) -> ptr` / `dealloc(ptr, len)`: buffers the host writes into.
 //! - `open_index(ptr, len) -> status`: takes ownership of an `alloc`ed buffer holding the
-//!   packed index; `0` on success, `-1` on failure (then `last_error()` explains).
+//!   packed index or the head of a block-split index; `0` on success, `-1` on failure (then
+//!   `last_error()` explains).
+//! - `add_block(i, ptr, len) -> status`: takes ownership of an `alloc`ed buffer holding block
+//!   `i` of a block-split index; `0` on success, `-1` if it is damaged or from another build.
 //! - `search(qptr, qlen, optsptr, optslen) -> ptr`: the query (UTF-8) and the options (JSON,
-//!   may be empty) in `alloc`ed buffers the host still owns; returns a *response*.
-//! - `last_error() -> ptr`: the last `open_index` failure as a response (`{"error": ...}`).
+//!   may be empty) in `alloc`ed buffers the host still owns; returns a *response*: the results,
+//!   `{"need": [block indices]}` when blocks must be added first (then search again), or
+//!   `{"error": ...}`.
+//! - `last_error() -> ptr`: the last `open_index`/`add_block` failure as a response
+//!   (`{"error": ...}`).
 //! - A response is `[u32 little-endian length][UTF-8 JSON]`; `result_len(ptr)` reads the
 //!   length, the JSON starts at `ptr + 4`, and `free_result(ptr)` releases it.
 //!
@@ -18,7 +24,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 use kbook_search::version::parse_product_version;
-use kbook_search::{BookIndex, SearchOptions};
+use kbook_search::{LazyIndex, LazyOutcome, SearchOptions};
 use serde::Deserialize;
 use std::cell::RefCell;
 
@@ -29,7 +35,7 @@ const MAX_LIMIT: usize = 100;
 
 thread_local! {
     // wasm32-unknown-unknown is single-threaded; thread_local gives a safe global.
-    static INDEX: RefCell<Option<BookIndex>> = const { RefCell::new(None) };
+    static INDEX: RefCell<Option<LazyIndex>> = const { RefCell::new(None) };
     static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
@@ -84,7 +90,7 @@ pub unsafe extern "C" fn open_index(ptr: *mut u8, len: usize) -> i32 {
         // SAFETY: per the contract, an initialised Vec<u8> allocation of capacity `len`.
         unsafe { Vec::from_raw_parts(ptr, len, len) }
     };
-    match BookIndex::open(bytes) {
+    match LazyIndex::open(bytes) {
         Ok(index) => {
             INDEX.with(|slot| *slot.borrow_mut() = Some(index));
             LAST_ERROR.with(|e| e.borrow_mut().clear());
@@ -98,7 +104,36 @@ pub unsafe extern "C" fn open_index(ptr: *mut u8, len: usize) -> i32 {
     }
 }
 
-/// The reason the last `open_index` failed, as a response (`{"error": ""}` if none).
+/// Adds block `i` of a block-split index from `ptr[..len]`, taking ownership of the buffer.
+/// Returns 0 on success, -1 on failure (`last_error()` explains; the index stays usable).
+///
+/// # Safety
+/// `ptr` must come from `alloc(len)` and be filled with `len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn add_block(i: u32, ptr: *mut u8, len: usize) -> i32 {
+    let bytes = if ptr.is_null() || len == 0 {
+        Vec::new()
+    } else {
+        // SAFETY: per the contract, an initialised Vec<u8> allocation of capacity `len`.
+        unsafe { Vec::from_raw_parts(ptr, len, len) }
+    };
+    let result = INDEX.with(|slot| match slot.try_borrow() {
+        Ok(guard) => match guard.as_ref() {
+            Some(index) => index.add_block(i, bytes).map_err(|e| e.to_string()),
+            None => Err("no index is open".to_string()),
+        },
+        Err(_) => Err("the index is busy".to_string()),
+    });
+    match result {
+        Ok(()) => 0,
+        Err(message) => {
+            LAST_ERROR.with(|e| *e.borrow_mut() = message);
+            -1
+        }
+    }
+}
+
+/// The reason the last `open_index` or `add_block` failed, as a response (`{"error": ""}` if none).
 #[unsafe(no_mangle)]
 pub extern "C" fn last_error() -> *mut u8 {
     let message = LAST_ERROR.with(|e| e.borrow().clone());
@@ -179,9 +214,10 @@ fn run_search(query: &[u8], opts: &[u8]) -> String {
     INDEX.with(|slot| match slot.try_borrow() {
         Ok(guard) => match guard.as_ref() {
             Some(index) => match index.search(&query, &options) {
-                Ok(results) => {
+                Ok(LazyOutcome::Done(results)) => {
                     serde_json::to_string(&results).unwrap_or_else(|e| error_json(&e.to_string()))
                 }
+                Ok(LazyOutcome::Need(blocks)) => serde_json::json!({ "need": blocks }).to_string(),
                 Err(e) => error_json(&e.to_string()),
             },
             None => error_json("no index is open"),
@@ -383,7 +419,7 @@ mod tests {
         ];
         let packed = kbook_search::build_packed_index(&docs).unwrap();
         assert_eq!(open_packed(&packed), 0);
-        let native = BookIndex::open(packed).unwrap();
+        let native = kbook_search::BookIndex::open(packed).unwrap();
         for q in [
             "BatchUpdateException Duplicate entry",
             "Caused by: org.apache.kafka.clients.consumer.CommitFailedException",
@@ -425,6 +461,75 @@ mod tests {
         );
         let hostile = "x".repeat(1 << 20) + "\u{0}\u{7f}[a TO b] title:foo \"";
         assert!(search_str(&hostile, "")["hits"].is_array());
+    }
+
+    fn add(i: u32, bytes: &[u8]) -> i32 {
+        let ptr = alloc(bytes.len());
+        // SAFETY: `ptr` has room for the bytes, and came from alloc(len).
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr, bytes.len());
+            add_block(i, ptr, bytes.len())
+        }
+    }
+
+    /// A block-split index: the module asks for blocks, damaged ones are refused, and the
+    /// answers equal the library's.
+    #[test]
+    fn block_split_index_asks_for_blocks() {
+        let docs: Vec<_> = (0..400)
+            .map(|i| {
+                entry(
+                    &format!("e{i}"),
+                    ["kafka", "jdbc", "hologres"][i % 3],
+                    &format!("Entry {i} about offsets and batches"),
+                    &format!("java.sql.BatchUpdateException: code {i} Duplicate entry"),
+                    &"The consumer group rebalanced and the sink retried. ".repeat(30),
+                )
+            })
+            .collect();
+        let packed = kbook_search::build_packed_index(&docs).unwrap();
+        let set = kbook_search::blocks::split_packed(&packed).unwrap();
+        assert_eq!(open_packed(&set.head), 0);
+        let native = kbook_search::BookIndex::open(packed).unwrap();
+        let q = "BatchUpdateException code 17";
+        let mut rounds = 0;
+        let hits = loop {
+            let r = search_str(q, r#"{"limit":5}"#);
+            if let Some(need) = r["need"].as_array() {
+                rounds += 1;
+                assert!(rounds < 10, "{r}");
+                for i in need {
+                    let i = i.as_u64().unwrap() as usize;
+                    let mut bad = set.blocks[i].clone();
+                    bad[0] ^= 1;
+                    assert_eq!(add(i as u32, &bad), -1);
+                    assert!(response_json(last_error())["error"].is_string());
+                    assert_eq!(add(i as u32, &set.blocks[i]), 0);
+                }
+                continue;
+            }
+            break r["hits"].clone();
+        };
+        let want = native
+            .search(
+                q,
+                &SearchOptions {
+                    limit: 5,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        let ids: Vec<&str> = hits
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            ids,
+            want.hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>()
+        );
+        assert!(rounds > 0);
     }
 
     #[test]

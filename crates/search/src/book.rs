@@ -34,11 +34,12 @@ impl std::fmt::Debug for BookIndex {
     }
 }
 
-/// A hit before display: score, address, stored doc, version match, fix version.
+/// A hit before display: score, address, stored doc (read early only for the version
+/// filter), version match, fix version.
 type Candidate = (
     f32,
     DocAddress,
-    TantivyDocument,
+    Option<TantivyDocument>,
     Option<VersionMatch>,
     Option<String>,
 );
@@ -62,6 +63,11 @@ impl BookIndex {
             .try_into()?;
         let searcher = reader.searcher();
         Ok(BookIndex { searcher, kb })
+    }
+
+    /// A reader over an already opened searcher (the lazy planner's).
+    pub(crate) fn from_parts(searcher: Searcher, kb: KbSchema) -> BookIndex {
+        BookIndex { searcher, kb }
     }
 
     /// Number of entries in the index.
@@ -118,27 +124,27 @@ impl BookIndex {
             if hits.len() >= depth {
                 break;
             }
-            let doc: TantivyDocument = self.searcher.doc(addr)?;
-            let (vm, fixed_in) = match &opts.version {
-                Some((product, version)) => {
-                    let specs: Vec<VersionSpec> =
-                        serde_json::from_str(first_text(&doc, self.kb.versions).unwrap_or("[]"))?;
-                    let m = classify(&specs, product, version);
-                    // Keep entries that affect the reader's version or say nothing about it.
-                    if matches!(m, VersionMatch::NotAffected | VersionMatch::Fixed) {
-                        continue;
-                    }
-                    let fixed = specs
-                        .iter()
-                        .filter(|s| s.product.eq_ignore_ascii_case(product))
-                        .filter_map(|s| s.fixed.as_ref())
-                        .find(|f| f.cmp_numeric(version).is_gt())
-                        .map(|f| f.to_string());
-                    (Some(m), fixed)
-                }
-                None => (None, None),
+            let Some((product, version)) = &opts.version else {
+                // Stored documents are read only for the hits shown: in the browser each one
+                // may cost a fetched block.
+                hits.push((score, addr, None, None, None));
+                continue;
             };
-            hits.push((score, addr, doc, vm, fixed_in));
+            let doc: TantivyDocument = self.searcher.doc(addr)?;
+            let specs: Vec<VersionSpec> =
+                serde_json::from_str(first_text(&doc, self.kb.versions).unwrap_or("[]"))?;
+            let m = classify(&specs, product, version);
+            // Keep entries that affect the reader's version or say nothing about it.
+            if matches!(m, VersionMatch::NotAffected | VersionMatch::Fixed) {
+                continue;
+            }
+            let fixed_in = specs
+                .iter()
+                .filter(|s| s.product.eq_ignore_ascii_case(product))
+                .filter_map(|s| s.fixed.as_ref())
+                .find(|f| f.cmp_numeric(version).is_gt())
+                .map(|f| f.to_string());
+            hits.push((score, addr, Some(doc), Some(m), fixed_in));
         }
 
         let addrs: Vec<DocAddress> = hits.iter().map(|h| h.1).collect();
@@ -161,8 +167,28 @@ impl BookIndex {
             (Some(h), Some(m)) => self.is_confident(&built, h.0, m, &opts.tuning),
             _ => false,
         };
+        // Every shown document is read even after one fails, so a lazily loaded index learns
+        // all the blocks it lacks in one round.
+        let mut failed: Option<tantivy::TantivyError> = None;
+        let docs: Vec<Option<TantivyDocument>> = hits
+            .iter_mut()
+            .map(|h| match h.2.take() {
+                Some(d) => Some(d),
+                None => match self.searcher.doc::<TantivyDocument>(h.1) {
+                    Ok(d) => Some(d),
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                        None
+                    }
+                },
+            })
+            .collect();
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
         let mut out = Vec::with_capacity(hits.len());
-        for ((score, _, doc, vm, fixed_in), m) in hits.into_iter().zip(matches) {
+        for (((score, _, _, vm, fixed_in), doc), m) in hits.into_iter().zip(docs).zip(matches) {
+            let Some(doc) = doc else { continue };
             let errors: Vec<&str> = doc
                 .get_all(self.kb.text[F_SIG])
                 .filter_map(|v| v.as_str())

@@ -6,21 +6,27 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod analysis;
+pub mod blocks;
 mod book;
 mod pack;
 pub mod paste;
 mod query;
 mod schema;
 pub mod version;
+#[cfg(not(target_arch = "wasm32"))]
+mod writer;
 
 use serde::Serialize;
 
 pub use analysis::{Analyzer, analyze, register_tokenizers};
+pub use blocks::{LazyIndex, LazyOutcome};
 pub use book::BookIndex;
 #[cfg(not(target_arch = "wasm32"))]
 pub use pack::build_packed_index;
 pub use pack::{FORMAT_VERSION, MAGIC};
 pub use query::Tuning;
+#[cfg(not(target_arch = "wasm32"))]
+pub use writer::keep_segments_between_builds;
 
 /// One entry as the index sees it.
 #[derive(Debug, Clone, Default)]

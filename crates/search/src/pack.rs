@@ -14,7 +14,7 @@ use tantivy::directory::RamDirectory;
 pub const MAGIC: &[u8; 8] = b"KBOOKIX\0";
 /// Bump when the layout, the schema or the analyzers change incompatibly.
 pub const FORMAT_VERSION: u32 = 1;
-const HEADER_LEN: usize = 32;
+pub(crate) const HEADER_LEN: usize = 32;
 const MAX_FILES: u32 = 4096;
 
 pub(crate) fn fnv1a64(data: &[u8]) -> u64 {
@@ -102,8 +102,9 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Parses a packed index into (name, bytes) pairs, validating every bound.
-pub(crate) fn unpack(packed: &[u8]) -> Result<Vec<(String, &[u8])>, SearchError> {
+/// Checks the header (magic, version, file count) and returns (file count, body length,
+/// body checksum).
+fn parse_header(packed: &[u8]) -> Result<(u32, u64, u64), SearchError> {
     if packed.len() < HEADER_LEN {
         return Err(corrupt("shorter than the header"));
     }
@@ -135,16 +136,17 @@ pub(crate) fn unpack(packed: &[u8]) -> Result<Vec<(String, &[u8])>, SearchError>
     ]);
     let body_len = h.u64()?;
     let checksum = h.u64()?;
-    let body = &packed[HEADER_LEN..];
-    if body.len() as u64 != body_len {
-        return Err(corrupt("truncated (length mismatch)"));
-    }
-    if fnv1a64(body) != checksum {
-        return Err(corrupt("checksum mismatch"));
-    }
     if count > MAX_FILES {
         return Err(corrupt("implausible file count"));
     }
+    Ok((count, body_len, checksum))
+}
+
+/// One file table entry: name, offset in the data, length.
+type TableEntry = (String, u64, u64);
+
+/// Reads the file table from `body`; returns the entries and where the data starts in `body`.
+fn parse_table(body: &[u8], count: u32) -> Result<(Vec<TableEntry>, usize), SearchError> {
     let mut r = Reader { buf: body, at: 0 };
     let mut table = Vec::with_capacity(count as usize);
     for _ in 0..count {
@@ -156,22 +158,73 @@ pub(crate) fn unpack(packed: &[u8]) -> Result<Vec<(String, &[u8])>, SearchError>
         let len = r.u64()?;
         table.push((name, off, len));
     }
-    let data = &body[r.at..];
+    Ok((table, r.at))
+}
+
+/// Resolves table entries to ranges inside data of length `data_len`.
+fn resolve(
+    table: Vec<TableEntry>,
+    data_len: usize,
+) -> Result<Vec<(String, std::ops::Range<usize>)>, SearchError> {
     let mut files = Vec::with_capacity(table.len());
     for (name, off, len) in table {
         let start = usize::try_from(off).map_err(|_| corrupt("offset overflow"))?;
         let len = usize::try_from(len).map_err(|_| corrupt("length overflow"))?;
         let end = start
             .checked_add(len)
-            .filter(|&e| e <= data.len())
+            .filter(|&e| e <= data_len)
             .ok_or_else(|| corrupt("file extends past the end"))?;
-        files.push((name, &data[start..end]));
+        files.push((name, start..end));
     }
     Ok(files)
 }
 
-/// Loads a packed index into a fresh in-memory directory (read side, native and wasm32).
-pub(crate) fn directory_from_packed(packed: &[u8]) -> Result<RamDirectory, SearchError> {
+/// Parses a packed index into (name, bytes) pairs, validating every bound.
+pub(crate) fn unpack(packed: &[u8]) -> Result<Vec<(String, &[u8])>, SearchError> {
+    let (count, body_len, checksum) = parse_header(packed)?;
+    let body = &packed[HEADER_LEN..];
+    if body.len() as u64 != body_len {
+        return Err(corrupt("truncated (length mismatch)"));
+    }
+    if fnv1a64(body) != checksum {
+        return Err(corrupt("checksum mismatch"));
+    }
+    let (table, data_at) = parse_table(body, count)?;
+    let data = &body[data_at..];
+    Ok(resolve(table, data.len())?
+        .into_iter()
+        .map(|(name, r)| (name, &data[r]))
+        .collect())
+}
+
+/// Parses the header and file table alone (`table` = the first bytes of a packed index of
+/// `total_len` bytes, up to the data); ranges are absolute offsets in the packed index. The
+/// body checksum cannot be checked here: the block-split form checks each block instead.
+pub(crate) fn unpack_table(
+    table: &[u8],
+    total_len: usize,
+) -> Result<Vec<(String, std::ops::Range<usize>)>, SearchError> {
+    let (count, body_len, _) = parse_header(table)?;
+    if HEADER_LEN as u64 + body_len != total_len as u64 {
+        return Err(corrupt("truncated (length mismatch)"));
+    }
+    let (entries, data_at) = parse_table(&table[HEADER_LEN..], count)?;
+    let data_start = HEADER_LEN + data_at;
+    if data_start != table.len() {
+        return Err(corrupt("file table length mismatch"));
+    }
+    Ok(resolve(entries, total_len - data_start)?
+        .into_iter()
+        .map(|(name, r)| (name, r.start + data_start..r.end + data_start))
+        .collect())
+}
+
+/// Opens a packed index (loaded into a fresh in-memory directory) or the head of a
+/// block-split one ([`crate::blocks`]: blocks are read on demand), native and wasm32.
+pub(crate) fn directory_from_packed(packed: &[u8]) -> Result<Box<dyn Directory>, SearchError> {
+    if packed.starts_with(crate::blocks::HEAD_MAGIC) {
+        return Ok(Box::new(crate::blocks::directory_from_head(packed)?));
+    }
     let files = unpack(packed)?;
     if !files.iter().any(|(n, _)| n == "meta.json") {
         return Err(corrupt("no meta.json"));
@@ -184,58 +237,14 @@ pub(crate) fn directory_from_packed(packed: &[u8]) -> Result<RamDirectory, Searc
         dir.atomic_write(Path::new(&name), data)
             .map_err(|e| SearchError::Corrupt(format!("cannot load {name}: {e}")))?;
     }
-    Ok(dir)
+    Ok(Box::new(dir))
 }
 
 /// Builds the deterministic packed index (one segment, renamed to a content-derived id).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn build_packed_index(docs: &[crate::EntryDoc]) -> Result<Vec<u8>, SearchError> {
-    use crate::schema::{F_BODY, F_CODE, F_IDS, F_SIG, F_TAGS, F_TITLE, KbSchema};
-    use tantivy::{Index, IndexSettings, TantivyDocument};
-
-    let kb = KbSchema::build();
-    let dir = RamDirectory::create();
-    let tokenizers = tantivy::tokenizer::TokenizerManager::default();
-    crate::analysis::register_into(&tokenizers);
-    // One segment written by one thread in the calling thread: same input, same bytes.
-    let mut writer = Index::builder()
-        .schema(kb.schema.clone())
-        .settings(IndexSettings::default())
-        .tokenizers(tokenizers)
-        .single_segment_index_writer::<TantivyDocument>(dir.clone(), 64 * 1024 * 1024)?;
-    for d in docs {
-        let mut doc = TantivyDocument::default();
-        doc.add_text(kb.id, &d.id);
-        doc.add_text(kb.url, &d.url);
-        doc.add_text(kb.connector, d.connector.to_lowercase());
-        doc.add_text(kb.kind, d.kind.to_lowercase());
-        doc.add_text(kb.versions, serde_json::to_string(&d.versions)?);
-        for e in &d.errors {
-            doc.add_text(kb.text[F_SIG], e);
-        }
-        // Identifiers come from the error strings, the title and the tags.
-        let ids: Vec<&str> = d
-            .errors
-            .iter()
-            .map(String::as_str)
-            .chain([d.title.as_str()])
-            .chain(d.tags.iter().map(String::as_str))
-            .collect();
-        doc.add_text(kb.text[F_IDS], ids.join("\n"));
-        doc.add_text(kb.text[F_TITLE], &d.title);
-        // The connector name is text too: people type "kafka timeout".
-        let tags: Vec<&str> = d
-            .tags
-            .iter()
-            .map(String::as_str)
-            .chain([d.connector.as_str()])
-            .collect();
-        doc.add_text(kb.text[F_TAGS], tags.join("\n"));
-        doc.add_text(kb.text[F_BODY], &d.body);
-        doc.add_text(kb.text[F_CODE], &d.code);
-        writer.add_document(doc)?;
-    }
-    let index = writer.finalize()?;
+    // Written in parallel chunks and merged deterministically (see `writer`).
+    let (dir, index) = crate::writer::write_index(docs)?;
     let metas = index.load_metas()?;
     let mut meta_json = String::from_utf8(
         dir.atomic_read(Path::new("meta.json"))

@@ -132,3 +132,18 @@ impl KbSchema {
         Ok(expected)
     }
 }
+
+/// Index settings for writing. Document-store blocks are small: the browser fetches the
+/// stored fields of each hit it shows, and a read loads the whole block around a document
+/// (Tantivy's default is 16 KiB, several entries). The store's skip index grows with the block
+/// count; at this size it stays well under the store itself.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+pub(crate) fn index_settings() -> tantivy::IndexSettings {
+    tantivy::IndexSettings {
+        docstore_blocksize: DOCSTORE_BLOCK_BYTES,
+        ..tantivy::IndexSettings::default()
+    }
+}
+
+/// See [`index_settings`].
+const DOCSTORE_BLOCK_BYTES: usize = 2048;

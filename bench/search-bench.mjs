@@ -1,0 +1,240 @@
+#!/usr/bin/env node
+// Browser side of `cargo xtask bench`: bytes transferred and latency of searches in headless
+// Chromium, for kbook's built site and (with --pagefind) for Pagefind over the same HTML.
+//
+//   node bench/search-bench.mjs --site BUILT_SITE --queries FILE.jsonl [--pagefind DIR]
+//
+// Prints one JSON object on stdout:
+//   {"kbook": {...}, "pagefind": {...}} with, per engine: load_bytes (the page itself),
+//   first_bytes and first_ms (the first search, including whatever it loads lazily),
+//   next_bytes (mean bytes of each following search), next_ms_median / next_ms_p95 (each
+//   following search, in the page: performance.now() around the call), and for Pagefind
+//   index_ms / index_bytes (its indexing time and the size of its bundle).
+//
+// Bytes are the sum of Network.loadingFinished encodedDataLength (what went over the wire)
+// while the step ran. Chromium is Debian's (/usr/bin/chromium or $CHROMIUM), driven by
+// playwright-core from bench/pagefind (no browser download), with a fresh profile each run.
+// The sites are served from 127.0.0.1 by a small static server in this process.
+
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(path.join(here, "pagefind", "package.json"));
+const { chromium } = require("playwright-core");
+
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+function parseArgs(argv) {
+  const a = { site: null, queries: null, pagefind: null, chromium: process.env.CHROMIUM || "/usr/bin/chromium" };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const v = () => {
+      if (i + 1 >= argv.length) throw new Error(`${k} needs a value`);
+      return argv[++i];
+    };
+    if (k === "--site") a.site = v();
+    else if (k === "--queries") a.queries = v();
+    else if (k === "--pagefind") a.pagefind = v();
+    else if (k === "--chromium") a.chromium = v();
+    else throw new Error(`unknown argument ${k}`);
+  }
+  if (!a.site || !a.queries) throw new Error("usage: search-bench.mjs --site DIR --queries FILE [--pagefind WORKDIR]");
+  return a;
+}
+
+const TYPES = {
+  ".js": "text/javascript",
+  ".mjs": "text/javascript",
+  ".html": "text/html",
+  ".json": "application/json",
+  ".css": "text/css",
+  ".wasm": "application/wasm",
+  ".svg": "image/svg+xml",
+};
+
+function serve(root) {
+  const server = http.createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const p = path.join(root, path.normalize(rel).replace(/^(\.\.[/\\])+/, ""));
+    const file = rel.endsWith("/") ? path.join(p, "index.html") : p;
+    fs.readFile(file, (err, data) => {
+      if (err) {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+      res.end(data);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+const quantile = (xs, q) => {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.round(q * (s.length - 1)))];
+};
+
+// Runs `steps` (async functions evaluated in the page) with a fresh Chromium profile and
+// counts the bytes each step transferred.
+async function measure(args, root, startPage, init, search, queries) {
+  const server = await serve(root);
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "kbook-bench-chromium-"));
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: args.chromium,
+    headless: true,
+    args: FLAGS,
+  });
+  try {
+    const page = ctx.pages()[0] || (await ctx.newPage());
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send("Network.enable");
+    let bytes = 0;
+    cdp.on("Network.loadingFinished", (e) => {
+      bytes += e.encodedDataLength;
+    });
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+    await page.goto(`http://127.0.0.1:${server.address().port}/${startPage}`, { waitUntil: "load" });
+    await settle();
+    const load_bytes = bytes;
+    if (init) await page.evaluate(init);
+    bytes = 0;
+    const first_ms = await page.evaluate(search, queries[0]);
+    await settle();
+    const first_bytes = bytes;
+    const times = [];
+    const sizes = [];
+    for (const q of queries.slice(1)) {
+      bytes = 0;
+      times.push(await page.evaluate(search, q));
+      await settle();
+      sizes.push(bytes);
+    }
+    return {
+      load_bytes,
+      first_bytes,
+      first_ms,
+      next_bytes: sizes.length ? sizes.reduce((a, b) => a + b, 0) / sizes.length : 0,
+      next_ms_median: quantile(times, 0.5),
+      next_ms_p95: quantile(times, 0.95),
+      queries: queries.length,
+    };
+  } finally {
+    await ctx.close();
+    server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+function* walk(dir) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) yield* walk(p);
+    else if (e.isFile() && e.name.endsWith(".html")) yield p;
+  }
+}
+
+function dirBytes(dir) {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    n += e.isDirectory() ? dirBytes(p) : fs.statSync(p).size;
+  }
+  return n;
+}
+
+const ENTRY_RE = /<article\b[^>]*\bdata-entry-id="([^"]+)"/;
+
+// Pagefind over kbook's entry pages (only the entry article, as kbook indexes), as in
+// bench/compare-pagefind.mjs.
+async function buildPagefind(site, outDir) {
+  const pagefind = await import(
+    pathToFileURL(path.join(here, "pagefind", "node_modules", "pagefind", "lib", "index.js")).href
+  );
+  const t0 = performance.now();
+  const { index, errors } = await pagefind.createIndex({});
+  if (errors.length) throw new Error(`pagefind: ${errors.join("; ")}`);
+  for (const file of walk(site)) {
+    const html = fs.readFileSync(file, "utf8");
+    if (!ENTRY_RE.test(html)) continue;
+    const url = "/" + path.relative(site, file).split(path.sep).join("/");
+    const content = html.replace(ENTRY_RE, (tag) => tag.replace("<article", "<article data-pagefind-body"));
+    const r = await index.addHTMLFile({ url, content });
+    if (r.errors.length) throw new Error(`pagefind ${url}: ${r.errors.join("; ")}`);
+  }
+  const w = await index.writeFiles({ outputPath: path.join(outDir, "pagefind") });
+  if (w.errors.length) throw new Error(`pagefind write: ${w.errors.join("; ")}`);
+  const index_ms = performance.now() - t0;
+  await pagefind.close();
+  fs.writeFileSync(path.join(outDir, "index.html"), "<!doctype html><meta charset=utf-8><title>bench</title>");
+  return { index_ms, index_bytes: dirBytes(path.join(outDir, "pagefind")) };
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const queries = fs
+    .readFileSync(args.queries, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l).q);
+  const out = {};
+  // kbook: the search page, then window.kbook.search (the page-level API) per query.
+  out.kbook = await measure(
+    args,
+    args.site,
+    "search.html",
+    null,
+    async (q) => {
+      const t = performance.now();
+      await window.kbook.search(q, { limit: 10 });
+      return performance.now() - t;
+    },
+    queries,
+  );
+  if (args.pagefind) {
+    fs.rmSync(args.pagefind, { recursive: true, force: true });
+    fs.mkdirSync(args.pagefind, { recursive: true });
+    const built = await buildPagefind(args.site, args.pagefind);
+    // A search, and the data (title, URL, excerpt) of its top 10: what a result list shows.
+    const m = await measure(
+      args,
+      args.pagefind,
+      "index.html",
+      null,
+      async (q) => {
+        const t = performance.now();
+        window.__pf = window.__pf || (await import("/pagefind/pagefind.js"));
+        let s = null;
+        try {
+          s = await window.__pf.search(q);
+        } catch (e) {
+          s = null; // a query Pagefind cannot handle finds nothing
+        }
+        await Promise.all((s?.results || []).slice(0, 10).map((r) => r.data()));
+        return performance.now() - t;
+      },
+      queries,
+    );
+    out.pagefind = { ...built, ...m };
+  }
+  console.log(JSON.stringify(out));
+}
+
+main().catch((e) => {
+  console.error(`search-bench: ${e.stack || e}`);
+  process.exit(1);
+});

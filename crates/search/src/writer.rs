@@ -1,0 +1,277 @@
+//! Index writing (native only): entries are analysed and indexed in fixed-size chunks on all
+//! cores, one Tantivy segment per chunk, and the chunks are merged in chunk order into one
+//! segment.
+//!
+//! Determinism: a chunk is written by one thread with a single-segment writer, so the same
+//! documents give the same segment bytes; chunk boundaries depend only on the number of
+//! documents (never on the thread count), and the merge visits the chunks in order. The
+//! random segment ids are replaced by content hashes when the index is packed, and the merge
+//! record Tantivy keeps in `meta.json` (it names the random ids) is dropped here.
+//!
+//! `kbook serve` keeps the chunk segments between rebuilds ([`keep_segments_between_builds`]):
+//! an edit re-indexes only the chunk holding the edited entry, and the chunks are not merged
+//! (a multi-segment index answers the same queries; merging costs more than the edit).
+
+use crate::schema::{F_BODY, F_CODE, F_IDS, F_SIG, F_TAGS, F_TITLE, KbSchema};
+use crate::{EntryDoc, SearchError};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+use std::sync::Mutex;
+use tantivy::directory::RamDirectory;
+use tantivy::{Directory, Index, TantivyDocument};
+
+/// Entries per chunk segment. Fixed, so segmenting does not depend on the machine.
+const CHUNK_DOCS: usize = 256;
+/// Indexing memory per chunk writer (its hash table is sized from it). A chunk of
+/// `CHUNK_DOCS` entries stays far below; at most one writer runs per core.
+const CHUNK_MEMORY: usize = 16 << 20;
+
+/// Chunk segments kept between builds, by chunk fingerprint (`None`: keep nothing).
+static KEPT: Mutex<Option<HashMap<u64, Chunk>>> = Mutex::new(None);
+
+/// A chunk's one-segment index and the directory holding its files (with their footers;
+/// the index's own directory view strips them).
+type Chunk = (RamDirectory, Index);
+
+/// Keeps the per-chunk segments of each build for the next one in this process, and stops
+/// merging them (for `kbook serve`, where the index is rebuilt on every edit). One-shot
+/// builds never call this: they merge into one segment.
+pub fn keep_segments_between_builds() {
+    let mut kept = KEPT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if kept.is_none() {
+        *kept = Some(HashMap::new());
+    }
+}
+
+/// The Tantivy document of one entry.
+fn to_document(kb: &KbSchema, d: &EntryDoc) -> Result<TantivyDocument, SearchError> {
+    let mut doc = TantivyDocument::default();
+    doc.add_text(kb.id, &d.id);
+    doc.add_text(kb.url, &d.url);
+    doc.add_text(kb.connector, d.connector.to_lowercase());
+    doc.add_text(kb.kind, d.kind.to_lowercase());
+    doc.add_text(kb.versions, serde_json::to_string(&d.versions)?);
+    for e in &d.errors {
+        doc.add_text(kb.text[F_SIG], e);
+    }
+    // Identifiers come from the error strings, the title and the tags.
+    let ids: Vec<&str> = d
+        .errors
+        .iter()
+        .map(String::as_str)
+        .chain([d.title.as_str()])
+        .chain(d.tags.iter().map(String::as_str))
+        .collect();
+    doc.add_text(kb.text[F_IDS], ids.join("\n"));
+    doc.add_text(kb.text[F_TITLE], &d.title);
+    // The connector name is text too: people type "kafka timeout".
+    let tags: Vec<&str> = d
+        .tags
+        .iter()
+        .map(String::as_str)
+        .chain([d.connector.as_str()])
+        .collect();
+    doc.add_text(kb.text[F_TAGS], tags.join("\n"));
+    doc.add_text(kb.text[F_BODY], &d.body);
+    doc.add_text(kb.text[F_CODE], &d.code);
+    Ok(doc)
+}
+
+/// One chunk of entries as a one-segment index in memory.
+fn write_chunk(kb: &KbSchema, docs: &[EntryDoc]) -> Result<Chunk, SearchError> {
+    let tokenizers = tantivy::tokenizer::TokenizerManager::default();
+    crate::analysis::register_into(&tokenizers);
+    let dir = RamDirectory::create();
+    let mut writer = Index::builder()
+        .schema(kb.schema.clone())
+        .settings(crate::schema::index_settings())
+        .tokenizers(tokenizers)
+        .single_segment_index_writer::<TantivyDocument>(dir.clone(), CHUNK_MEMORY)?;
+    for d in docs {
+        writer.add_document(to_document(kb, d)?)?;
+    }
+    Ok((dir, writer.finalize()?))
+}
+
+/// What identifies a chunk's segment: every indexed value of its entries.
+fn chunk_fingerprint(docs: &[EntryDoc]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for d in docs {
+        (&d.id, &d.url, &d.title, &d.connector, &d.kind).hash(&mut h);
+        (&d.errors, &d.body, &d.code, &d.tags).hash(&mut h);
+        format!("{:?}", d.versions).hash(&mut h);
+    }
+    docs.len().hash(&mut h);
+    h.finish()
+}
+
+/// Writes `docs` into a fresh in-memory index: one segment (merged from the chunks), or one
+/// segment per chunk when segments are kept between builds.
+pub(crate) fn write_index(docs: &[EntryDoc]) -> Result<(RamDirectory, Index), SearchError> {
+    let kb = KbSchema::build();
+    let chunks: Vec<&[EntryDoc]> = if docs.is_empty() {
+        vec![docs]
+    } else {
+        docs.chunks(CHUNK_DOCS).collect()
+    };
+    let mut kept = KEPT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    let keep = kept.is_some();
+    let fps: Vec<u64> = if keep {
+        chunks.par_iter().map(|c| chunk_fingerprint(c)).collect()
+    } else {
+        vec![0; chunks.len()]
+    };
+    let previous = kept.get_or_insert_with(HashMap::new);
+    let written: Vec<Chunk> = chunks
+        .par_iter()
+        .zip(&fps)
+        .map(|(c, fp)| match previous.get(fp) {
+            Some(chunk) if keep => Ok(chunk.clone()),
+            _ => write_chunk(&kb, c),
+        })
+        .collect::<Result<_, _>>()?;
+    if keep {
+        *KEPT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some(fps.iter().copied().zip(written.iter().cloned()).collect());
+        return combine(&written);
+    }
+    if written.len() == 1 {
+        return written
+            .into_iter()
+            .next()
+            .ok_or_else(|| SearchError::Corrupt("no segments".into()));
+    }
+    let indices: Vec<Index> = written.into_iter().map(|(_, index)| index).collect();
+    let dir = RamDirectory::create();
+    let merged = tantivy::indexer::merge_indices(&indices, dir.clone())?;
+    // The merged meta.json records the merged (random) segment ids as its payload.
+    let mut meta = merged.load_metas()?;
+    meta.payload = None;
+    write_meta(&dir, &meta)?;
+    let index = Index::open(dir.clone())?;
+    Ok((dir, index))
+}
+
+/// Copies the files of `metas`' segments from `from` (raw, with footers) into `to`.
+fn copy_files(
+    from: &RamDirectory,
+    metas: &tantivy::IndexMeta,
+    to: &RamDirectory,
+) -> Result<(), SearchError> {
+    let io = |e: &dyn std::fmt::Display| SearchError::Corrupt(e.to_string());
+    for p in metas.list_segment_files() {
+        if !from.exists(&p).map_err(|e| io(&e))? {
+            continue;
+        }
+        let bytes = from
+            .open_read(&p)
+            .map_err(|e| io(&e))?
+            .read_bytes()
+            .map_err(|e| io(&e))?;
+        to.atomic_write(&p, bytes.as_slice()).map_err(|e| io(&e))?;
+    }
+    Ok(())
+}
+
+fn write_meta(dir: &RamDirectory, meta: &tantivy::IndexMeta) -> Result<(), SearchError> {
+    let mut json = serde_json::to_string_pretty(meta)?;
+    json.push('\n');
+    dir.atomic_write(Path::new("meta.json"), json.as_bytes())
+        .map_err(|e| SearchError::Corrupt(e.to_string()))
+}
+
+/// The chunk segments side by side in one index, unmerged, in chunk order.
+fn combine(chunks: &[Chunk]) -> Result<(RamDirectory, Index), SearchError> {
+    let dir = RamDirectory::create();
+    let mut meta: Option<tantivy::IndexMeta> = None;
+    for (from, index) in chunks {
+        let m = index.load_metas()?;
+        copy_files(from, &m, &dir)?;
+        match meta.as_mut() {
+            None => meta = Some(m),
+            Some(all) => all.segments.extend(m.segments),
+        }
+    }
+    let Some(mut meta) = meta else {
+        return Err(SearchError::Corrupt("no segments".into()));
+    };
+    meta.payload = None;
+    write_meta(&dir, &meta)?;
+    Ok((dir.clone(), Index::open(dir)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn docs(n: usize, edited: Option<usize>) -> Vec<EntryDoc> {
+        (0..n)
+            .map(|i| EntryDoc {
+                id: format!("e{i}"),
+                url: format!("c/e{i}.html"),
+                title: format!("Entry {i} TimeoutException"),
+                connector: "kafka".into(),
+                kind: "error".into(),
+                errors: vec![format!("java.lang.IllegalStateException: state {i}")],
+                body: if edited == Some(i) {
+                    "an edited body mentioning zebra".into()
+                } else {
+                    format!("body of entry {i} about checkpoints and offsets")
+                },
+                ..EntryDoc::default()
+            })
+            .collect()
+    }
+
+    fn search(packed: Vec<u8>, q: &str) -> Vec<String> {
+        let index = crate::BookIndex::open(packed).unwrap();
+        let opts = crate::SearchOptions {
+            limit: 3,
+            ..Default::default()
+        };
+        index
+            .search(q, &opts)
+            .unwrap()
+            .hits
+            .into_iter()
+            .map(|h| h.id)
+            .collect()
+    }
+
+    #[test]
+    fn chunked_writing_is_deterministic_and_complete() {
+        let d = docs(CHUNK_DOCS * 2 + 7, None);
+        let a = crate::build_packed_index(&d).unwrap();
+        let b = crate::build_packed_index(&d).unwrap();
+        assert_eq!(a, b, "same input, same bytes");
+        let index = crate::BookIndex::open(a.clone()).unwrap();
+        assert_eq!(index.num_docs(), d.len() as u64);
+        assert_eq!(search(a, "state 300")[0].as_str(), "e300");
+    }
+
+    #[test]
+    fn kept_segments_reindex_only_changed_chunks() {
+        let d = docs(CHUNK_DOCS * 2 + 7, None);
+        let merged = crate::build_packed_index(&d).unwrap();
+        keep_segments_between_builds();
+        let first = crate::build_packed_index(&d).unwrap();
+        let edited = docs(CHUNK_DOCS * 2 + 7, Some(5));
+        let second = crate::build_packed_index(&edited).unwrap();
+        *KEPT.lock().unwrap() = None;
+        assert_eq!(search(first, "zebra"), Vec::<String>::new());
+        assert_eq!(search(second.clone(), "zebra"), vec!["e5".to_string()]);
+        assert_eq!(
+            crate::BookIndex::open(second).unwrap().num_docs(),
+            crate::BookIndex::open(merged).unwrap().num_docs()
+        );
+    }
+}

@@ -805,7 +805,11 @@ fn write_file_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let tmp = path.with_extension(format!("kbook-tmp-{}", std::process::id()));
+    // The whole name plus a suffix: files written in parallel may share a stem
+    // (`index.bin`, `index.head`).
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".kbook-tmp-{}", std::process::id()));
+    let tmp = path.with_file_name(name);
     std::fs::write(&tmp, data)?;
     std::fs::rename(&tmp, path)
 }

@@ -99,13 +99,19 @@ fn get(addr: &str, path: &str) -> (u16, String) {
     (status, body)
 }
 
-/// Reads the event stream until an event named `name` arrives; returns its data.
-fn next_event(reader: &mut BufReader<TcpStream>, name: &str) -> String {
+/// Reads the event stream until an event named `name` arrives; returns its data. On timeout
+/// the failure shows the other events seen and what the server printed.
+fn next_event(reader: &mut BufReader<TcpStream>, name: &str, server: &Served) -> String {
     let deadline = Instant::now() + WAIT;
     let mut current = String::new();
+    let mut skipped: Vec<String> = Vec::new();
+    // Kept across read timeouts: `read_line` leaves a partly received line in it.
+    let mut line = String::new();
     loop {
-        assert!(Instant::now() < deadline, "no `{name}` event in time");
-        let mut line = String::new();
+        if Instant::now() >= deadline {
+            let log: Vec<String> = server._stderr.try_iter().collect();
+            panic!("no `{name}` event in time; other events: {skipped:?}; server said: {log:#?}");
+        }
         match reader.read_line(&mut line) {
             Ok(0) => panic!("event stream closed"),
             Ok(_) => {}
@@ -117,13 +123,15 @@ fn next_event(reader: &mut BufReader<TcpStream>, name: &str) -> String {
             }
             Err(e) => panic!("{e}"),
         }
-        let line = line.trim_end();
-        if let Some(ev) = line.strip_prefix("event: ") {
+        let full = std::mem::take(&mut line);
+        let full = full.trim_end();
+        if let Some(ev) = full.strip_prefix("event: ") {
             current = ev.to_string();
-        } else if let Some(data) = line.strip_prefix("data: ")
-            && current == name
-        {
-            return data.to_string();
+        } else if let Some(data) = full.strip_prefix("data: ") {
+            if current == name {
+                return data.to_string();
+            }
+            skipped.push(format!("{current}: {data}"));
         }
     }
 }
@@ -161,7 +169,7 @@ fn edits_reload_pages_and_errors_show_without_stopping_the_server() {
     assert!(client.contains("EventSource"));
 
     let mut stream = events(&server.addr);
-    next_event(&mut stream, "hello");
+    next_event(&mut stream, "hello", &server);
     let entry = book.join("content/kafka/kafka-offset-commit.md");
     let text = std::fs::read_to_string(&entry).unwrap();
     std::fs::write(
@@ -169,7 +177,7 @@ fn edits_reload_pages_and_errors_show_without_stopping_the_server() {
         text.replace("Offsets go to Kafka", "Offsets travel to Kafka"),
     )
     .unwrap();
-    next_event(&mut stream, "reload");
+    next_event(&mut stream, "reload", &server);
     let (_, page) = get(&server.addr, "/kafka/kafka-offset-commit.html");
     assert!(
         page.contains("Offsets travel to Kafka"),
@@ -177,7 +185,7 @@ fn edits_reload_pages_and_errors_show_without_stopping_the_server() {
     );
 
     std::fs::write(&entry, text.replace("kind: concept", "kind: concpt")).unwrap();
-    let data = next_event(&mut stream, "error");
+    let data = next_event(&mut stream, "error", &server);
     let diags: serde_json::Value = serde_json::from_str(&data).unwrap();
     assert_eq!(diags[0]["path"], "content/kafka/kafka-offset-commit.md");
     assert_eq!(diags[0]["line"], 4);
@@ -188,10 +196,10 @@ fn edits_reload_pages_and_errors_show_without_stopping_the_server() {
 
     // A page opened while the build is broken gets the error at once.
     let mut late = events(&server.addr);
-    assert!(next_event(&mut late, "error").contains("concpt"));
+    assert!(next_event(&mut late, "error", &server).contains("concpt"));
 
     std::fs::write(&entry, &text).unwrap();
-    next_event(&mut stream, "reload");
+    next_event(&mut stream, "reload", &server);
 }
 
 #[test]

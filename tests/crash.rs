@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{build_site, kbook_command, snapshot, try_walk, walk};
+use common::{build_command, build_site, snapshot, try_walk, walk};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
@@ -51,12 +51,7 @@ fn build(book: &Path, dest: &Path) -> std::process::Output {
 }
 
 fn spawn_build(book: &Path, dest: &Path) -> Child {
-    kbook_command()
-        .arg("build")
-        .arg("--book")
-        .arg(book)
-        .arg("--dest")
-        .arg(dest)
+    build_command(book, dest)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

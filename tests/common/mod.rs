@@ -237,17 +237,20 @@ pub fn kbook_command() -> std::process::Command {
     std::process::Command::new(env!("CARGO_BIN_EXE_kbook"))
 }
 
-/// `kbook build --book BOOK --dest DEST EXTRA…`, whatever its outcome.
-pub fn build_site(book: &Path, dest: &Path, extra: &[&str]) -> std::process::Output {
-    kbook_command()
-        .arg("build")
+/// `kbook build --book BOOK --dest DEST`, ready to be run.
+pub fn build_command(book: &Path, dest: &Path) -> std::process::Command {
+    let mut c = kbook_command();
+    c.arg("build")
         .arg("--book")
         .arg(book)
         .arg("--dest")
-        .arg(dest)
-        .args(extra)
-        .output()
-        .unwrap()
+        .arg(dest);
+    c
+}
+
+/// `kbook build --book BOOK --dest DEST EXTRA…`, whatever its outcome.
+pub fn build_site(book: &Path, dest: &Path, extra: &[&str]) -> std::process::Output {
+    build_command(book, dest).args(extra).output().unwrap()
 }
 
 /// A fixture book under `tests/fixtures/`.

@@ -25,7 +25,6 @@ use crate::SearchError;
 use crate::book::BookIndex;
 use crate::pack::{HEADER_LEN, fnv1a64};
 use crate::query::build_query;
-use crate::schema::KbSchema;
 use crate::{SearchOptions, SearchResults};
 use std::collections::{BTreeSet, HashMap};
 use std::io;
@@ -39,7 +38,7 @@ use tantivy::directory::{
 };
 use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
-use tantivy::{Directory, HasLen, Index, ReloadPolicy, Searcher, TantivyDocument, Term};
+use tantivy::{Directory, HasLen, Index, ReloadPolicy, TantivyDocument, Term};
 
 /// First bytes of a block-split index head.
 pub const HEAD_MAGIC: &[u8; 8] = b"KBOOKHD\0";
@@ -568,8 +567,8 @@ pub struct LazyIndex {
 
 struct Planner {
     store: Arc<BlockStore>,
-    searcher: Searcher,
-    kb: KbSchema,
+    /// A second reader over the same blocks: its failed reads only teach the plan.
+    reader: BookIndex,
 }
 
 impl std::fmt::Debug for LazyIndex {
@@ -597,25 +596,15 @@ impl LazyIndex {
         let store = LAST_STORE
             .with(|s| s.borrow_mut().take())
             .ok_or_else(|| corrupt("head opened without a block store"))?;
-        let index = Index::open(BlockDirectory::new(Arc::clone(&store))?)?;
-        crate::analysis::register_tokenizers(&index);
-        let kb = KbSchema::from_schema(&index.schema())?;
-        let reader = index
-            .reader_builder()
-            .reload_policy(ReloadPolicy::Manual)
-            .num_warming_threads(0)
-            .try_into()?;
+        let reader =
+            BookIndex::from_index(&Index::open(BlockDirectory::new(Arc::clone(&store))?)?)?;
         let missing = store.take_missing();
         if !missing.is_empty() {
             return Err(corrupt("the head lacks blocks needed to open the index"));
         }
         Ok(LazyIndex {
             book,
-            lazy: Some(Planner {
-                store,
-                searcher: reader.searcher(),
-                kb,
-            }),
+            lazy: Some(Planner { store, reader }),
         })
     }
 
@@ -667,7 +656,7 @@ impl Planner {
     /// Runs the stages until one lacks blocks; returns them (empty: all data is loaded).
     fn stages(&self, query: &str, opts: &SearchOptions) -> Vec<u32> {
         // 1. Term dictionaries and document frequencies (query building reads them).
-        let built = build_query(query, &self.searcher, &self.kb, &opts.tuning);
+        let built = build_query(query, &self.reader.searcher, &self.reader.kb, &opts.tuning);
         let missing = self.store.take_missing();
         if !missing.is_empty() || built.clauses.is_empty() {
             return missing;
@@ -675,8 +664,8 @@ impl Planner {
         // 2. Postings, positions and field norms of every term, in one pass.
         let mut filters: Vec<Term> = Vec::new();
         for (field, value) in [
-            (self.kb.connector, &opts.connector),
-            (self.kb.kind, &opts.kind),
+            (self.reader.kb.connector, &opts.connector),
+            (self.reader.kb.kind, &opts.kind),
         ] {
             if let Some(v) = value {
                 filters.push(Term::from_field_text(field, &v.to_lowercase()));
@@ -687,7 +676,7 @@ impl Planner {
             c.query
                 .query_terms(&mut |t, positions| terms.push((t.clone(), positions)));
         }
-        for reader in self.searcher.segment_readers() {
+        for reader in self.reader.searcher.segment_readers() {
             let mut fields = BTreeSet::new();
             for (term, positions) in &terms {
                 fields.insert(term.field());
@@ -728,17 +717,18 @@ impl Planner {
             }
             let full = BooleanQuery::new(top);
             if let Ok(found) = self
+                .reader
                 .searcher
                 .search(&full, &TopDocs::with_limit(PLAN_DOCS).order_by_score())
             {
                 for (_, addr) in found {
-                    let _ = self.searcher.doc::<TantivyDocument>(addr);
+                    let _ = self.reader.searcher.doc::<TantivyDocument>(addr);
                 }
             }
         }
         // Then the real search: it reads every shown document even when one is missing, so
         // this stage learns exactly the document-store blocks of the shown hits.
-        let _ = BookIndex::from_parts(self.searcher.clone(), self.kb.clone()).search(query, opts);
+        let _ = self.reader.search(query, opts);
         self.store.take_missing()
     }
 }

@@ -22,8 +22,8 @@ const RERANK_DEPTH: usize = 50;
 
 /// An opened book index.
 pub struct BookIndex {
-    searcher: Searcher,
-    kb: KbSchema,
+    pub(crate) searcher: Searcher,
+    pub(crate) kb: KbSchema,
 }
 
 impl std::fmt::Debug for BookIndex {
@@ -52,8 +52,12 @@ impl BookIndex {
     pub fn open(packed: Vec<u8>) -> Result<BookIndex, SearchError> {
         let dir = directory_from_packed(&packed)?;
         drop(packed);
-        let index = Index::open(dir)?;
-        crate::analysis::register_tokenizers(&index);
+        BookIndex::from_index(&Index::open(dir)?)
+    }
+
+    /// A reader over an opened index (also the lazy planner's, over its block directory).
+    pub(crate) fn from_index(index: &Index) -> Result<BookIndex, SearchError> {
+        crate::analysis::register_tokenizers(index);
         let kb = KbSchema::from_schema(&index.schema())?;
         // Manual reload: the index never changes, and no watcher thread (wasm has none).
         let reader = index
@@ -63,11 +67,6 @@ impl BookIndex {
             .try_into()?;
         let searcher = reader.searcher();
         Ok(BookIndex { searcher, kb })
-    }
-
-    /// A reader over an already opened searcher (the lazy planner's).
-    pub(crate) fn from_parts(searcher: Searcher, kb: KbSchema) -> BookIndex {
-        BookIndex { searcher, kb }
     }
 
     /// Number of entries in the index.

@@ -169,7 +169,7 @@ pub fn render_site(
         .map(|(e, b)| entry_doc(e, b))
         .collect();
     // The index is rebuilt only when an indexed field changed (not for template edits).
-    let docs_fp = docs_fingerprint(&docs);
+    let docs_fp = kbook_search::docs_fingerprint(&docs);
     let assets = match cache.index.take() {
         Some((fp, assets)) if fp == docs_fp => assets,
         _ => crate::index::build_search_assets(&docs).map_err(|e| {
@@ -254,17 +254,6 @@ pub fn render_site(
         entries: book.entries.len(),
         warnings: diags,
     })
-}
-
-/// A fingerprint of every indexed value (cheaper than formatting the documents).
-fn docs_fingerprint(docs: &[kbook_search::EntryDoc]) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    for d in docs {
-        std::hash::Hash::hash(&(&d.id, &d.url, &d.title, &d.connector, &d.kind), &mut h);
-        std::hash::Hash::hash(&(&d.errors, &d.body, &d.code, &d.tags), &mut h);
-        std::hash::Hash::hash(&format!("{:?}", d.versions), &mut h);
-    }
-    std::hash::Hasher::finish(&h)
 }
 
 /// Removes the content hashes (`.<16 hex digits>`) from the search assets' paths, in the

@@ -26,7 +26,7 @@ pub use pack::build_packed_index;
 pub use pack::{FORMAT_VERSION, MAGIC};
 pub use query::Tuning;
 #[cfg(not(target_arch = "wasm32"))]
-pub use writer::keep_segments_between_builds;
+pub use writer::{docs_fingerprint, keep_segments_between_builds};
 
 /// One entry as the index sees it.
 #[derive(Debug, Clone, Default)]

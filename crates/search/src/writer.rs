@@ -97,8 +97,9 @@ fn write_chunk(kb: &KbSchema, docs: &[EntryDoc]) -> Result<Chunk, SearchError> {
     Ok((dir, writer.finalize()?))
 }
 
-/// What identifies a chunk's segment: every indexed value of its entries.
-fn chunk_fingerprint(docs: &[EntryDoc]) -> u64 {
+/// A fingerprint of every indexed value of `docs` (what identifies a chunk's segment, and
+/// whether a rebuild needs a new index at all).
+pub fn docs_fingerprint(docs: &[EntryDoc]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     for d in docs {
         (&d.id, &d.url, &d.title, &d.connector, &d.kind).hash(&mut h);
@@ -124,7 +125,7 @@ pub(crate) fn write_index(docs: &[EntryDoc]) -> Result<(RamDirectory, Index), Se
         .take();
     let keep = kept.is_some();
     let fps: Vec<u64> = if keep {
-        chunks.par_iter().map(|c| chunk_fingerprint(c)).collect()
+        chunks.par_iter().map(|c| docs_fingerprint(c)).collect()
     } else {
         vec![0; chunks.len()]
     };

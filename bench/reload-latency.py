@@ -21,8 +21,9 @@ for line in proc.stderr:
         addr = line.split(" at http://")[1].split("/")[0]
         break
 first_build = time.time() - t0
-# Keep reading the server's stderr (diagnostics of every rebuild): a full pipe would block it.
-threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+# Keep reading the server's stderr (diagnostics of every rebuild, stage timings with
+# KBOOK_TIMINGS=1): passed on to ours, since a full pipe would block the server.
+threading.Thread(target=lambda: [sys.stderr.write(l) for l in proc.stderr], daemon=True).start()
 host, port = addr.split(":")
 s = socket.create_connection((host, int(port)))
 s.sendall(b"GET /__kbook/events HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -2,8 +2,9 @@
 //! pasting an error message or a stack trace.
 //!
 //! The pipeline reads top to bottom, one module a stage: [`config`] → [`content`] (load,
-//! parse, validate) → [`render`] (Markdown, pages) → [`index`] (search) → [`site`] (the build,
-//! written atomically). [`cli`] is a thin layer over it; [`serve`] serves the output.
+//! parse, validate) → [`render`] (Markdown, pages) → [`index`] (search) → [`site`] (the build)
+//! → [`output`] (written atomically). [`cli`] is a thin layer over it; [`serve`] serves the
+//! output.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod bundle;
@@ -12,6 +13,7 @@ pub mod config;
 pub mod content;
 pub mod diagnostic;
 pub mod index;
+pub mod output;
 pub mod render;
 pub mod serve;
 pub mod site;

@@ -3,13 +3,21 @@
 
 use crate::render::pages::OutputFile;
 use rayon::prelude::*;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 const TMP_MARK: &str = ".kbook-tmp-";
 const OLD_MARK: &str = ".kbook-old-";
 
 /// Writes `files` into a fresh sibling directory of `dest`, then replaces `dest` with it.
 /// Leftovers of interrupted builds (sibling temp directories) are removed first.
+///
+/// A file whose bytes equal the previous site's file at the same path is hard-linked from it
+/// instead of written: on ext4, creating thousands of inodes right after the previous build
+/// deleted as many makes the inode allocator scan the recently deleted ones (writing took
+/// 4x longer); a link allocates no inode, and removing the previous site then frees none.
+/// No file of either site is written to once it exists, so sharing inodes is safe.
 pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> std::io::Result<u64> {
     let parent = match dest.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -34,9 +42,16 @@ pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> std::io::Result<u6
         for d in &dirs {
             std::fs::create_dir_all(tmp.join(d))?;
         }
+        let reuse = Reuse::new(dest, &tmp);
         let results: Vec<std::io::Result<u64>> = files
             .par_iter()
-            .map(|(path, data)| std::fs::write(tmp.join(path), data).map(|_| data.len() as u64))
+            .map(|(path, data)| {
+                let target = tmp.join(path);
+                if !reuse.link(path, data, &target) {
+                    write_new(&target, data)?;
+                }
+                Ok(data.len() as u64)
+            })
             .collect();
         for r in results {
             bytes += r?;
@@ -63,9 +78,211 @@ pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> std::io::Result<u6
         return Err(e);
     }
     if had_old {
-        let _ = std::fs::remove_dir_all(&old);
+        remove_tree(&old);
     }
     Ok(bytes)
+}
+
+/// Removes the previous site, many files at a time: removing a file whose blocks reached the
+/// disk waits for the file system (a discard with `-o discard`), 40 s for a 15,000-file site
+/// one at a time; waits overlap, so more threads than cores. Not in the background: the
+/// process would exit before it ends and leave the rest behind.
+fn remove_tree(dir: &Path) {
+    const THREADS: usize = 8;
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    let mut i = 0;
+    while let Some(d) = dirs.get(i) {
+        i += 1;
+        let Ok(items) = std::fs::read_dir(d) else {
+            continue;
+        };
+        for item in items.flatten() {
+            // Not following symlinks: they are removed, not what they point to.
+            match item.file_type() {
+                Ok(t) if t.is_dir() => dirs.push(item.path()),
+                _ => files.push(item.path()),
+            }
+        }
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..THREADS.min(files.len()) {
+            s.spawn(|| {
+                while let Some(f) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let _ = std::fs::remove_file(f);
+                }
+            });
+        }
+    });
+    // Whatever is left (the directories, anything that failed) the usual way.
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Creates `path` (in the temporary directory) with `data`. Never opens an existing file:
+/// with a path listed twice it could be a link into the previous site, which must not change.
+fn write_new(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    let create = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+    };
+    let mut f = match create() {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(path)?;
+            create()?
+        }
+        r => r?,
+    };
+    f.write_all(data)
+}
+
+/// Hard-links unchanged files of the previous site into the new one.
+struct Reuse {
+    /// The previous site, if there is one to link from.
+    from: Option<PathBuf>,
+    /// Cleared on the first failed link (another file system, no permission): the others
+    /// would fail too, after their bytes were compared for nothing.
+    works: AtomicBool,
+    /// Owner and permissions of a newly written file: a previous file that differs (an
+    /// earlier build by another user, a `chmod`) is written anew, so the new site is exactly
+    /// what writing every file would give, but for modification times.
+    owner: Owner,
+}
+
+impl Reuse {
+    fn new(dest: &Path, tmp: &Path) -> Self {
+        // The temporary directory was just created: the file mode is its mode without the
+        // execute bits (both come from the umask).
+        let owner = std::fs::metadata(tmp).ok().and_then(|m| Owner::of(&m));
+        let from = match owner {
+            Some(_) if dest.is_dir() => Some(dest.to_path_buf()),
+            _ => None,
+        };
+        Reuse {
+            from,
+            works: AtomicBool::new(true),
+            owner: owner.map_or(Owner::NONE, Owner::as_new_file),
+        }
+    }
+
+    /// Links the previous site's `path` to `target` if it holds exactly `data`; whether it
+    /// did. Never fails: the caller writes the file instead.
+    fn link(&self, path: &str, data: &[u8], target: &Path) -> bool {
+        let Some(from) = &self.from else {
+            return false;
+        };
+        if !self.works.load(Ordering::Relaxed) {
+            return false;
+        }
+        let old = from.join(path);
+        let Some(id) = self.same_file(&old, data) else {
+            return false;
+        };
+        if std::fs::hard_link(&old, target).is_err() {
+            self.works.store(false, Ordering::Relaxed);
+            return false;
+        }
+        // The path may have been replaced since it was compared: keep the link only if it
+        // is the file that was compared.
+        if std::fs::symlink_metadata(target).is_ok_and(|m| FileId::of(&m) == Some(id)) {
+            return true;
+        }
+        let _ = std::fs::remove_file(target);
+        false
+    }
+
+    /// Whether `old` is a regular file with our owner and mode and exactly the bytes
+    /// `data`; its identity if so. Lengths come from the metadata; only files of the same
+    /// length are read (from the page cache right after a build), a block at a time.
+    fn same_file(&self, old: &Path, data: &[u8]) -> Option<FileId> {
+        // Not following symlinks: a link to a symlink would put the symlink in the new site.
+        let m = std::fs::symlink_metadata(old).ok()?;
+        if !m.is_file() || m.len() != data.len() as u64 || Owner::of(&m) != Some(self.owner) {
+            return None;
+        }
+        let id = FileId::of(&m)?;
+        let mut f = std::fs::File::open(old).ok()?;
+        // The same file that was checked, not one swapped in since.
+        if f.metadata().ok().and_then(|m| FileId::of(&m)) != Some(id) {
+            return None;
+        }
+        let mut buf = vec![0u8; (64 << 10).min(data.len().max(1))];
+        let mut at = 0;
+        loop {
+            match f.read(&mut buf) {
+                Ok(0) => return (at == data.len()).then_some(id),
+                Ok(n) => {
+                    let end = at + n;
+                    if end > data.len() || buf[..n] != data[at..end] {
+                        return None;
+                    }
+                    at = end;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return None,
+            }
+        }
+    }
+}
+
+/// Owner and permission bits of a file; `None` where they cannot be told (not Unix), which
+/// turns linking off.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Owner {
+    uid: u32,
+    gid: u32,
+    mode: u32,
+}
+
+impl Owner {
+    /// Matches no file.
+    const NONE: Owner = Owner {
+        uid: u32::MAX,
+        gid: u32::MAX,
+        mode: u32::MAX,
+    };
+
+    #[cfg(unix)]
+    fn of(m: &std::fs::Metadata) -> Option<Owner> {
+        use std::os::unix::fs::MetadataExt;
+        Some(Owner {
+            uid: m.uid(),
+            gid: m.gid(),
+            mode: m.mode() & 0o7777,
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn of(_: &std::fs::Metadata) -> Option<Owner> {
+        None
+    }
+
+    /// What a file created in a directory with this owner gets.
+    fn as_new_file(self) -> Owner {
+        Owner {
+            mode: self.mode & 0o666,
+            ..self
+        }
+    }
+}
+
+/// Device and inode: which file a path named when it was looked at.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct FileId(u64, u64);
+
+impl FileId {
+    #[cfg(unix)]
+    fn of(m: &std::fs::Metadata) -> Option<FileId> {
+        use std::os::unix::fs::MetadataExt;
+        Some(FileId(m.dev(), m.ino()))
+    }
+
+    #[cfg(not(unix))]
+    fn of(_: &std::fs::Metadata) -> Option<FileId> {
+        None
+    }
 }
 
 /// A build killed between moving the previous site aside and moving the new one in leaves
@@ -121,9 +338,16 @@ pub const IN_PLACE_BYTES: usize = 1 << 20;
 /// a rename frees all its blocks (a synchronous discard on some file systems) and makes ext4
 /// flush the new file, which took most of a rebuild's writing time for the search index. Only
 /// for `kbook serve`, where the page reloads after the rebuild has finished writing.
+///
+/// A file with other hard links (a build shares unchanged files with the previous site, which
+/// a failed removal may have left behind) is replaced instead, so the other names keep their
+/// bytes.
 pub fn overwrite_in_place(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
     let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
+    if has_other_links(&f.metadata()?) {
+        drop(f);
+        return write_file_atomically(path, data);
+    }
     f.write_all(data)?;
     f.set_len(data.len() as u64)
 }
@@ -140,4 +364,16 @@ pub fn write_file_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
     let tmp = path.with_file_name(name);
     std::fs::write(&tmp, data)?;
     std::fs::rename(&tmp, path)
+}
+
+#[cfg(unix)]
+fn has_other_links(m: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    m.nlink() > 1
+}
+
+/// Builds link no files where owners cannot be told (see [`Owner`]).
+#[cfg(not(unix))]
+fn has_other_links(_: &std::fs::Metadata) -> bool {
+    false
 }

@@ -1,0 +1,178 @@
+//! Rebuilds reuse the previous site's unchanged files: `kbook build` hard-links every file
+//! whose bytes did not change from the previous site into the new one (no new inode, see
+//! `write_atomically`), writes the others anew, and the result is byte for byte what a
+//! fresh build gives.
+
+#![cfg(unix)]
+
+mod common;
+
+use common::{build_site, snapshot, walk};
+use std::collections::BTreeMap;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+const ENTRIES: usize = 24;
+const CONNECTORS: usize = 3;
+
+/// Writes a book; `changed` gets another body in entry 0 only.
+fn write_book(root: &Path, changed: bool) {
+    let mut toml = String::from("[book]\ntitle = \"Reuse test\"\n");
+    for c in 0..CONNECTORS {
+        toml.push_str(&format!(
+            "[[kbook.connectors]]\nslug = \"c{c}\"\nname = \"Connector {c}\"\n"
+        ));
+    }
+    std::fs::write(root.join("book.toml"), toml).unwrap();
+    for i in 0..ENTRIES {
+        let c = i % CONNECTORS;
+        let dir = root.join(format!("content/c{c}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let extra = if changed && i == 0 {
+            "\nA line added later.\n"
+        } else {
+            ""
+        };
+        let text = format!(
+            "---\ntitle: \"Entry {i}\"\nconnector: c{c}\nkind: error\nerrors:\n  - \"org.example.Error{i}: failure {i}\"\n---\n## Symptom\n\nThe job fails with error {i}.\n{extra}\n## Solution\n\nRetry.\n"
+        );
+        std::fs::write(dir.join(format!("entry-{i}.md")), text).unwrap();
+    }
+}
+
+fn build(book: &Path, dest: &Path) {
+    let o = build_site(book, dest, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// Inode of every file under `dir`, keyed by relative path.
+fn inodes(dir: &Path) -> BTreeMap<String, u64> {
+    walk(dir)
+        .into_iter()
+        .map(|p| {
+            let ino = std::fs::symlink_metadata(&p).unwrap().ino();
+            (rel(dir, &p), ino)
+        })
+        .collect()
+}
+
+fn rel(dir: &Path, p: &Path) -> String {
+    p.strip_prefix(dir).unwrap().to_string_lossy().to_string()
+}
+
+/// Every file of the site has one name only (the previous site was removed entirely) and no
+/// temporary or previous directory is left beside it.
+fn assert_clean(dest: &Path) {
+    for p in walk(dest) {
+        let m = std::fs::symlink_metadata(&p).unwrap();
+        assert!(m.is_file(), "{} is not a regular file", p.display());
+        assert_eq!(m.nlink(), 1, "{} has other names", p.display());
+    }
+    let name = dest.file_name().unwrap().to_string_lossy().to_string();
+    let left: Vec<PathBuf> = std::fs::read_dir(dest.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(&format!(".{name}.kbook-")))
+        })
+        .collect();
+    assert!(left.is_empty(), "leftovers: {left:?}");
+}
+
+#[test]
+fn rebuilds_link_unchanged_files_and_write_changed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book");
+    let dest = dir.path().join("out");
+    std::fs::create_dir_all(&book).unwrap();
+    write_book(&book, false);
+    build(&book, &dest);
+    let v1 = snapshot(&dest);
+    let ino1 = inodes(&dest);
+    assert!(v1.contains_key("c0/entry-0.html"), "{:?}", v1.keys());
+
+    // Unchanged book: the same bytes, and every file is the previous one.
+    build(&book, &dest);
+    assert_eq!(snapshot(&dest), v1);
+    assert_eq!(inodes(&dest), ino1, "unchanged files were written anew");
+    assert_clean(&dest);
+
+    // One entry changed: the site is what a fresh build gives; the changed page is a new
+    // file, and a file keeps its inode exactly when its bytes did not change.
+    write_book(&book, true);
+    build(&book, &dest);
+    let fresh = dir.path().join("fresh");
+    build(&book, &fresh);
+    let v2 = snapshot(&dest);
+    assert_eq!(
+        v2,
+        snapshot(&fresh),
+        "the rebuilt site differs from a fresh one"
+    );
+    assert!(String::from_utf8_lossy(&v2["c0/entry-0.html"]).contains("A line added later."));
+    let ino2 = inodes(&dest);
+    assert_ne!(ino2["c0/entry-0.html"], ino1["c0/entry-0.html"]);
+    let mut shared = 0;
+    for (path, bytes) in &v2 {
+        let Some(before) = v1.get(path) else {
+            continue;
+        };
+        if before == bytes {
+            assert_eq!(ino2[path], ino1[path], "{path}: unchanged but written anew");
+            shared += 1;
+        } else {
+            assert_ne!(ino2[path], ino1[path], "{path}: changed but kept its inode");
+        }
+    }
+    assert!(shared > 0, "no file was reused");
+    assert_clean(&dest);
+}
+
+/// A previous file is reused only if it is a regular file with the bytes, owner and mode a
+/// new one would get: one edited by hand (same length), made private, or replaced by a
+/// symlink is written anew.
+#[test]
+fn previous_files_that_differ_are_written_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book");
+    let dest = dir.path().join("out");
+    std::fs::create_dir_all(&book).unwrap();
+    write_book(&book, false);
+    build(&book, &dest);
+    let v1 = snapshot(&dest);
+    let ino1 = inodes(&dest);
+    let html: Vec<&String> = v1.keys().filter(|k| k.ends_with(".html")).collect();
+    assert!(html.len() >= 3, "{html:?}");
+    let (edited, private, linked) = (html[0], html[1], html[2]);
+
+    let mut bytes = v1[edited].clone();
+    bytes[0] ^= 1;
+    std::fs::write(dest.join(edited), &bytes).unwrap();
+    std::fs::set_permissions(dest.join(private), std::fs::Permissions::from_mode(0o600)).unwrap();
+    let outside = dir.path().join("outside.html");
+    std::fs::write(&outside, &v1[linked]).unwrap();
+    std::fs::remove_file(dest.join(linked)).unwrap();
+    std::os::unix::fs::symlink(&outside, dest.join(linked)).unwrap();
+
+    build(&book, &dest);
+    assert_eq!(snapshot(&dest), v1);
+    let ino2 = inodes(&dest);
+    let mode = |p: &str| std::fs::metadata(dest.join(p)).unwrap().mode() & 0o777;
+    for p in [edited, private, linked] {
+        assert_ne!(ino2[p.as_str()], ino1[p.as_str()], "{p} was reused");
+    }
+    assert_eq!(mode(private), mode(edited), "{private} kept its mode");
+    assert_eq!(
+        std::fs::read(&outside).unwrap(),
+        v1[linked],
+        "outside file changed"
+    );
+    let reused = ino2
+        .iter()
+        .filter(|(p, ino)| ino1.get(p.as_str()) == Some(ino))
+        .count();
+    assert_eq!(reused, ino1.len() - 3);
+    assert_clean(&dest);
+}

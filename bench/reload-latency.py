@@ -56,4 +56,4 @@ finally:
 times.sort()
 p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
 print(f"first build + start: {first_build:.2f} s; save -> reload over {runs} edits: "
-      f"median {statistics.median(times):.0f} ms, p95 {p95:.0f} ms (includes the 80 ms debounce)")
+      f"median {statistics.median(times):.0f} ms, p95 {p95:.0f} ms (includes the 40 ms debounce)")

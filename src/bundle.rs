@@ -61,7 +61,7 @@ pub fn read_site(dir: &Path) -> Result<Vec<OutputFile>, BundleError> {
             .collect::<Vec<_>>()
             .join("/");
         let bytes = std::fs::read(item.path()).map_err(io_err(item.path()))?;
-        files.push((rel, bytes));
+        files.push((rel, std::sync::Arc::new(bytes)));
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(files)
@@ -562,8 +562,8 @@ mod tests {
     #[test]
     fn zip_is_deterministic_and_sorted() {
         let files = vec![
-            ("b.html".to_string(), b"b".to_vec()),
-            ("a/x.html".to_string(), b"x".to_vec()),
+            ("b.html".to_string(), std::sync::Arc::new(b"b".to_vec())),
+            ("a/x.html".to_string(), std::sync::Arc::new(b"x".to_vec())),
         ];
         let one = zip_site(&files, "kb").unwrap();
         let two = zip_site(&files.iter().rev().cloned().collect::<Vec<_>>(), "kb").unwrap();

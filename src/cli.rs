@@ -221,7 +221,8 @@ fn join(diags: &[Diagnostic]) -> String {
 
 /// Prints diagnostics in the chosen format to stderr.
 pub fn print_diagnostics(diags: &[Diagnostic], format: MessageFormat) {
-    let mut err = std::io::stderr().lock();
+    // Buffered: a book with thousands of warnings printed a line per system call.
+    let mut err = std::io::BufWriter::new(std::io::stderr().lock());
     for d in diags {
         let _ = match format {
             MessageFormat::Human => writeln!(err, "{d}"),

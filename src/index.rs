@@ -20,7 +20,7 @@ static SEARCH_JS: &str = include_str!("../static/search.js");
 #[derive(Debug, Clone)]
 pub struct SearchAssets {
     /// (path relative to the site root, bytes).
-    pub files: Vec<(String, Vec<u8>)>,
+    pub files: Vec<crate::render::pages::OutputFile>,
     /// Paths for the `kbook-search` meta tag.
     pub meta: SearchMeta,
 }
@@ -33,13 +33,29 @@ pub struct SearchMeta {
     /// The browser module (`search/kbook-search.<hash>.wasm`).
     pub wasm: String,
     /// The index as a script, for file:// (`search/index.<hash>.js`).
-    pub index_js: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_js: Option<String>,
     /// The module as a script, for file:// (`search/kbook-search.<hash>.js`).
-    pub wasm_js: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wasm_js: Option<String>,
     /// The always-loaded head of the block-split index (`search/index.<hash>.head`), over http.
-    pub head: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
     /// Folder of the index blocks (`search/blocks.<hash>/`, files `<n>.bin`), fetched on demand.
-    pub blocks: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<String>,
+}
+
+/// Which search assets to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssetMode {
+    /// A site to publish: content-hashed names, the index split into blocks for lazy loading
+    /// over http, and script wrappers for pages opened from file://.
+    Publish,
+    /// `kbook serve`: fixed names (everything is served no-cache), the whole index loaded at
+    /// once over http. Splitting and wrapping the index are most of an edit's indexing time,
+    /// and with fixed names a rebuilt index changes no page.
+    Serve,
 }
 
 fn short_hash(bytes: &[u8]) -> String {
@@ -60,11 +76,35 @@ fn js_wrapper(key: &str, bytes: &[u8]) -> Result<Vec<u8>> {
 }
 
 /// Builds the packed index and the other search assets for `docs`.
-pub fn build_search_assets(docs: &[EntryDoc]) -> Result<SearchAssets> {
+pub fn build_search_assets(docs: &[EntryDoc], mode: AssetMode) -> Result<SearchAssets> {
     let index = kbook_search::build_packed_index(docs).context("cannot build the search index")?;
+    let search_js = (
+        "search/search.js".to_string(),
+        SEARCH_JS.as_bytes().to_vec(),
+    );
+    if mode == AssetMode::Serve {
+        let meta = SearchMeta {
+            index: "search/index.bin".into(),
+            wasm: "search/kbook-search.wasm".into(),
+            index_js: None,
+            wasm_js: None,
+            head: None,
+            blocks: None,
+        };
+        let files = vec![
+            (meta.index.clone(), index),
+            (meta.wasm.clone(), WASM.to_vec()),
+            search_js,
+        ];
+        return Ok(SearchAssets {
+            files: shared(files),
+            meta,
+        });
+    }
     // Refuse to ship an index the reader cannot open.
     BookIndex::open(index.clone()).context("the freshly built search index does not open")?;
-    let index_path = format!("search/index.{}.bin", short_hash(&index));
+    let index_hash = short_hash(&index);
+    let index_path = format!("search/index.{index_hash}.bin");
     let wasm_path = format!("search/kbook-search.{}.wasm", short_hash(WASM));
     let index_js = js_wrapper(&index_path, &index)?;
     let wasm_js = js_wrapper(&wasm_path, WASM)?;
@@ -73,32 +113,38 @@ pub fn build_search_assets(docs: &[EntryDoc]) -> Result<SearchAssets> {
     // Over http the browser loads the head and fetches blocks as searches need them.
     let split =
         kbook_search::blocks::split_packed(&index).context("cannot split the search index")?;
-    let index_hash = short_hash(&index);
     let head_path = format!("search/index.{index_hash}.head");
     let blocks_dir = format!("search/blocks.{index_hash}/");
     let meta = SearchMeta {
         index: index_path.clone(),
         wasm: wasm_path.clone(),
-        index_js: index_js_path.clone(),
-        wasm_js: wasm_js_path.clone(),
-        head: head_path.clone(),
-        blocks: blocks_dir.clone(),
+        index_js: Some(index_js_path.clone()),
+        wasm_js: Some(wasm_js_path.clone()),
+        head: Some(head_path.clone()),
+        blocks: Some(blocks_dir.clone()),
     };
     let mut files = vec![
         (index_path, index),
         (wasm_path, WASM.to_vec()),
         (index_js_path, index_js),
         (wasm_js_path, wasm_js),
-        (
-            "search/search.js".to_string(),
-            SEARCH_JS.as_bytes().to_vec(),
-        ),
+        search_js,
         (head_path, split.head),
     ];
     for (i, block) in split.blocks.into_iter().enumerate() {
         files.push((format!("{blocks_dir}{i}.bin"), block));
     }
-    Ok(SearchAssets { files, meta })
+    Ok(SearchAssets {
+        files: shared(files),
+        meta,
+    })
+}
+
+fn shared(files: Vec<(String, Vec<u8>)>) -> Vec<crate::render::pages::OutputFile> {
+    files
+        .into_iter()
+        .map(|(p, b)| (p, std::sync::Arc::new(b)))
+        .collect()
 }
 
 // ------------------------------------------------------------------ locating a built index

@@ -318,12 +318,17 @@ fn inject_client(body: Vec<u8>) -> Vec<u8> {
 }
 
 /// Builds, serves and watches until the process is stopped.
+/// How long to wait after a change for more: an editor's save (write, rename, chmod) takes
+/// a few milliseconds; a `git checkout` of many files arrives as a burst too.
+const DEBOUNCE_MS: u64 = 40;
+
 pub fn serve(opts: &ServeOptions) -> Result<()> {
     let mut site = IncrementalSite::new(&opts.book, &opts.dest, opts.deny_warnings);
     let first = site.rebuild();
     report(&first, opts.format);
     let server = Server::bind(&opts.dest, &opts.bind, opts.port)?;
     let state = server.state();
+    let mut shown = warning_texts(&first);
     state.publish(first.err());
     eprintln!(
         "serving {} at {} (Ctrl-C to stop)",
@@ -358,17 +363,50 @@ pub fn serve(opts: &ServeOptions) -> Result<()> {
             continue;
         }
         // Debounce: editors write a file in several steps.
-        let deadline = Instant::now() + Duration::from_millis(80);
+        let deadline = Instant::now() + Duration::from_millis(DEBOUNCE_MS);
         while let Ok(_more) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {}
         let started = Instant::now();
         let result = site.rebuild();
-        report(&result, format);
-        if result.is_ok() && format == MessageFormat::Human {
-            eprintln!("rebuilt in {} ms", started.elapsed().as_millis());
+        let elapsed = started.elapsed();
+        // Reload first, then print: pages should not wait for the terminal.
+        state.publish(result.as_ref().err().cloned());
+        match (&result, format) {
+            (Ok(r), MessageFormat::Human) => {
+                // Warnings already on screen are not repeated on every save.
+                let now = warning_texts(&result);
+                let new: Vec<Diagnostic> = r
+                    .warnings
+                    .iter()
+                    .filter(|w| !shown.contains(&w.to_string()))
+                    .cloned()
+                    .collect();
+                print_diagnostics(&new, format);
+                let kept = r.warnings.len() - new.len();
+                let still = if kept > 0 {
+                    format!(" ({kept} earlier warning(s) still apply)")
+                } else {
+                    String::new()
+                };
+                eprintln!("rebuilt in {} ms{still}", elapsed.as_millis());
+                shown = now;
+            }
+            _ => {
+                report(&result, format);
+                shown = warning_texts(&result);
+            }
         }
-        state.publish(result.err());
     }
     Ok(())
+}
+
+/// The warnings of a build as printed, for not repeating them on the next rebuild.
+fn warning_texts(
+    result: &std::result::Result<crate::site::BuildReport, Vec<Diagnostic>>,
+) -> std::collections::HashSet<String> {
+    match result {
+        Ok(r) => r.warnings.iter().map(ToString::to_string).collect(),
+        Err(_) => std::collections::HashSet::new(),
+    }
 }
 
 fn relevant(ev: &notify::Event, dest: &Path) -> bool {

@@ -11,6 +11,7 @@ use crate::render::pages::{self, ConnectorNav, OutputFile, SiteContext};
 use crate::render::theme;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What `build` and `check` should do.
@@ -172,9 +173,14 @@ pub fn render_site(
         .collect();
     // The index is rebuilt only when an indexed field changed (not for template edits).
     let docs_fp = kbook_search::docs_fingerprint(&docs);
+    let mode = if cache.keep {
+        crate::index::AssetMode::Serve
+    } else {
+        crate::index::AssetMode::Publish
+    };
     let assets = match cache.index.take() {
         Some((fp, assets)) if fp == docs_fp => assets,
-        _ => crate::index::build_search_assets(&docs).map_err(|e| {
+        _ => crate::index::build_search_assets(&docs, mode).map_err(|e| {
             vec![Diagnostic::error(
                 "(search index)",
                 0,
@@ -188,19 +194,7 @@ pub fn render_site(
     if cache.keep {
         cache.index = Some((docs_fp, assets.clone()));
     }
-    // `kbook serve` names the search assets without their content hash (it serves everything
-    // no-cache): a rebuilt index then changes no page, and an edit rewrites only the pages
-    // that show the edited entry instead of every page of the book.
-    let mut search_meta = serde_json::to_value(&assets.meta).unwrap_or_default();
-    let mut assets = assets;
-    if cache.keep {
-        stable_asset_names(&mut assets.files, &mut search_meta);
-        // The index as a script is for pages opened from file://; the server never needs it,
-        // and rewriting it (a third larger than the index) on every edit is the slowest write.
-        if let Some(index_js) = search_meta.get("index_js").and_then(|v| v.as_str()) {
-            assets.files.retain(|(p, _)| p != index_js);
-        }
-    }
+    let search_meta = serde_json::to_value(&assets.meta).unwrap_or_default();
 
     progress.stage("rendering pages");
     let statics = theme::static_files(&config.root).map_err(|e| {
@@ -216,7 +210,7 @@ pub fn render_site(
         .iter()
         .map(|(p, b)| {
             if p.ends_with("search.js") {
-                (p.clone(), b.clone())
+                (p.clone(), b.to_vec())
             } else {
                 (p.clone(), Vec::new())
             }
@@ -241,12 +235,16 @@ pub fn render_site(
         diagnostic::sort(&mut d);
         d
     })?;
-    files.extend(statics.into_iter().map(|(p, b)| (format!("static/{p}"), b)));
+    files.extend(
+        statics
+            .into_iter()
+            .map(|(p, b)| (format!("static/{p}"), Arc::new(b))),
+    );
     files.extend(assets.files);
     if let Some(url) = &site.site_url {
         files.push((
             "opensearch.xml".into(),
-            opensearch(&site.title, url).into_bytes(),
+            Arc::new(opensearch(&site.title, url).into_bytes()),
         ));
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
@@ -256,41 +254,6 @@ pub fn render_site(
         entries: book.entries.len(),
         warnings: diags,
     })
-}
-
-/// Removes the content hashes (`.<16 hex digits>`) from the search assets' paths, in the
-/// file list and in the paths given to the pages.
-fn stable_asset_names(files: &mut [(String, Vec<u8>)], meta: &mut serde_json::Value) {
-    fn walk(v: &mut serde_json::Value, strip: &dyn Fn(&str) -> String) {
-        match v {
-            serde_json::Value::String(s) => *s = strip(s),
-            serde_json::Value::Array(a) => a.iter_mut().for_each(|x| walk(x, strip)),
-            serde_json::Value::Object(o) => o.values_mut().for_each(|x| walk(x, strip)),
-            _ => {}
-        }
-    }
-    let mut hashes: Vec<String> = Vec::new();
-    for (path, _) in files.iter() {
-        for part in path.split(['.', '/']) {
-            if part.len() == 16
-                && part.bytes().all(|b| b.is_ascii_hexdigit())
-                && !hashes.iter().any(|h| h == part)
-            {
-                hashes.push(part.to_string());
-            }
-        }
-    }
-    let strip = |text: &str| {
-        let mut out = text.to_string();
-        for h in &hashes {
-            out = out.replace(&format!(".{h}"), "");
-        }
-        out
-    };
-    for (path, _) in files.iter_mut() {
-        *path = strip(path);
-    }
-    walk(meta, &strip);
 }
 
 fn fails(diags: &[Diagnostic], deny_warnings: bool) -> bool {
@@ -304,7 +267,7 @@ fn render_bodies(
     book: &Book,
     config: &Config,
     cache: &mut BuildCache,
-) -> (Vec<RenderedBody>, Vec<Diagnostic>) {
+) -> (Vec<Arc<RenderedBody>>, Vec<Diagnostic>) {
     let mut targets = LinkTargets::default();
     let headings: Vec<_> = book
         .entries
@@ -317,7 +280,7 @@ fn render_bodies(
             }
         })
         .collect();
-    let mut targets_fp = std::collections::hash_map::DefaultHasher::new();
+    let mut targets_fp = kbook_search::ContentHasher::default();
     for (e, (_, ids)) in book.entries.iter().zip(&headings) {
         let mut sorted: Vec<&String> = ids.iter().collect();
         sorted.sort();
@@ -337,7 +300,7 @@ fn render_bodies(
         } else {
             RawHtml::Sanitize
         });
-    let results: Vec<(u64, RenderedBody, Vec<Diagnostic>)> = book
+    let results: Vec<(u64, Arc<RenderedBody>, Vec<Diagnostic>)> = book
         .entries
         .par_iter()
         .zip(&headings)
@@ -357,7 +320,7 @@ fn render_bodies(
             }
             let (body, diags) =
                 renderer.render(&e.body, &e.rel_path, &e.url, &targets, &e.path, e.body_line);
-            (fp, body, diags)
+            (fp, Arc::new(body), diags)
         })
         .collect();
     let mut diags = Vec::new();
@@ -379,7 +342,7 @@ fn render_bodies(
 
 /// A 64-bit fingerprint of a value, for deciding what a rebuild can reuse.
 pub fn fingerprint<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = kbook_search::ContentHasher::default();
     value.hash(&mut h);
     std::hash::Hasher::finish(&h)
 }
@@ -391,7 +354,7 @@ pub struct BuildCache {
     keep: bool,
     load: content::LoadCache,
     headings: std::collections::HashMap<String, (u64, std::collections::HashSet<String>)>,
-    bodies: std::collections::HashMap<String, (u64, RenderedBody, Vec<Diagnostic>)>,
+    bodies: std::collections::HashMap<String, (u64, Arc<RenderedBody>, Vec<Diagnostic>)>,
     pages: pages::PageMemo,
     index: Option<(u64, crate::index::SearchAssets)>,
 }
@@ -610,7 +573,7 @@ impl IncrementalSite {
         let fps: Vec<u64> = rendered
             .files
             .par_iter()
-            .map(|(_, d)| fingerprint(d.as_slice()))
+            .map(|(_, d)| kbook_search::content_hash(d))
             .collect();
         let mut bytes = 0;
         if self.written.is_empty() {

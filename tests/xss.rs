@@ -194,7 +194,9 @@ fn no_payload_runs_on_any_page_or_in_search() {
             .unwrap()
             .click()
             .unwrap();
-        c.tab.type_str(payload).unwrap();
+        // Pasted, as people paste errors: one input event for the whole payload (typing each
+        // character took minutes over the payloads).
+        c.tab.send_character(payload).unwrap();
         c.wait_for("document.querySelector('.kbook-search-results .kbook-hit, .kbook-search-results .kbook-search-message:not(:empty)')");
         c.wait_for(
             "!document.querySelector('.kbook-search-results').textContent.includes('Loading')",

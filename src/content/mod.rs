@@ -10,6 +10,7 @@ use frontmatter::{EntryFrontMatter, Locator};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Files larger than this are refused unless `[kbook] max-entry-bytes` says otherwise: an
 /// entry is a page, not a data dump.
@@ -44,14 +45,15 @@ pub struct Entry {
 /// The loaded entries in a stable order (by connector, then id).
 #[derive(Debug, Clone, Default)]
 pub struct Book {
-    /// Entries sorted by (connector, id).
-    pub entries: Vec<Entry>,
+    /// Entries sorted by (connector, id); shared with the rebuild cache of `kbook serve`, so a
+    /// rebuild copies no unchanged entry.
+    pub entries: Vec<Arc<Entry>>,
 }
 
 impl Book {
     /// Index of entries by id.
     pub fn by_id(&self) -> HashMap<&str, &Entry> {
-        self.entries.iter().map(|e| (e.id.as_str(), e)).collect()
+        self.entries.iter().map(|e| (e.id.as_str(), &**e)).collect()
     }
 }
 
@@ -65,13 +67,16 @@ pub fn load(config: &Config) -> (Book, Vec<Diagnostic>) {
 type Stamp = (u64, Option<std::time::SystemTime>);
 
 /// One file after loading: path, stamp, the entry when it parsed, and its diagnostics.
-type LoadedFile = (PathBuf, Option<Stamp>, Option<Entry>, Vec<Diagnostic>);
+type LoadedFile = (PathBuf, Option<Stamp>, Option<Arc<Entry>>, Vec<Diagnostic>);
+
+/// A parsed file in the rebuild cache: its stamp, entry and diagnostics.
+type CachedFile = (Stamp, Option<Arc<Entry>>, Vec<Diagnostic>);
 
 /// Parsed files kept between rebuilds of `kbook serve`, keyed by path; a file is parsed
 /// again only when its size or modification time changed.
 #[derive(Debug, Default)]
 pub struct LoadCache {
-    files: HashMap<PathBuf, (Stamp, Option<Entry>, Vec<Diagnostic>)>,
+    files: HashMap<PathBuf, CachedFile>,
     kinds: Vec<String>,
     max_bytes: u64,
     keep: bool,
@@ -114,7 +119,7 @@ pub fn load_cached(config: &Config, cache: &mut LoadCache) -> (Book, Vec<Diagnos
                 return (file, st, e.clone(), d.clone());
             }
             let (e, d) = load_entry(&file, &src, &config.root, &kinds, max_bytes);
-            (file, st, e, d)
+            (file, st, e.map(Arc::new), d)
         })
         .collect();
     cache.files.clear();

@@ -248,18 +248,32 @@ const SIDEBAR_WINDOW: usize = 40;
 type RenderedEntryPage = (usize, u64, Option<Result<Vec<u8>, Diagnostic>>);
 
 /// One output file.
-pub type OutputFile = (String, Vec<u8>);
+/// Shared, so a page kept for the next rebuild of `kbook serve` is not copied.
+pub type OutputFile = (String, std::sync::Arc<Vec<u8>>);
 
 /// Entry pages of the previous build with the fingerprint of everything they were made from,
 /// so a rebuild renders only pages whose inputs changed.
 #[derive(Debug, Default)]
 pub struct PageMemo {
-    pages: std::collections::HashMap<String, (u64, Vec<u8>)>,
+    pages: std::collections::HashMap<String, MemoPage>,
     /// The other pages (listings, error index, tags, feed), by the fingerprint of their
     /// template context: rendering the error index of a large book costs more than hashing
     /// its context.
-    others: std::collections::HashMap<String, (u64, Vec<u8>)>,
+    others: std::collections::HashMap<String, (u64, std::sync::Arc<Vec<u8>>)>,
     keep: bool,
+}
+
+/// An entry page of the previous build. The entry and body it was made from are held (not
+/// copied): a rebuild reuses the same shared values for unchanged files, so comparing
+/// pointers tells an unchanged entry without hashing its text, and holding them keeps a
+/// freed address from being mistaken for the old value.
+#[derive(Debug)]
+struct MemoPage {
+    /// Fingerprint of the other inputs: site, neighbours, related titles.
+    fp: u64,
+    entry: std::sync::Arc<Entry>,
+    body: std::sync::Arc<RenderedBody>,
+    html: std::sync::Arc<Vec<u8>>,
 }
 
 impl PageMemo {
@@ -277,13 +291,13 @@ pub fn render_all(
     tera: &tera::Tera,
     config: &Config,
     site: &SiteContext,
-    entries: &[Entry],
-    bodies: &[RenderedBody],
+    entries: &[std::sync::Arc<Entry>],
+    bodies: &[std::sync::Arc<RenderedBody>],
     memo: &mut PageMemo,
     global_fp: u64,
 ) -> Result<Vec<OutputFile>, Vec<Diagnostic>> {
     let by_id: std::collections::HashMap<&str, &Entry> =
-        entries.iter().map(|e| (e.id.as_str(), e)).collect();
+        entries.iter().map(|e| (e.id.as_str(), &**e)).collect();
     let mut by_connector: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, e) in entries.iter().enumerate() {
         by_connector
@@ -343,13 +357,13 @@ pub fn render_all(
             let fp = crate::site::fingerprint(&(
                 global_fp,
                 connector_fp.get(e.fm.connector.as_str()),
-                format!("{:?}", e.fm),
-                &e.id,
-                &e.rel_path,
-                &body.html,
                 related_titles,
             ));
-            if memo.pages.get(&e.url).is_some_and(|(old, _)| *old == fp) {
+            if memo.pages.get(&e.url).is_some_and(|m| {
+                m.fp == fp
+                    && std::sync::Arc::ptr_eq(&m.entry, e)
+                    && std::sync::Arc::ptr_eq(&m.body, body)
+            }) {
                 return (idx, fp, None);
             }
             let siblings = &by_connector[e.fm.connector.as_str()];
@@ -421,15 +435,23 @@ pub fn render_all(
     for (idx, fp, rendered) in entry_pages {
         let url = &entries[idx].url;
         let html = match rendered {
-            Some(Ok(html)) => html,
+            Some(Ok(html)) => std::sync::Arc::new(html),
             Some(Err(d)) => {
                 diags.push(d);
                 continue;
             }
-            None => memo.pages.remove(url).map(|(_, h)| h).unwrap_or_default(),
+            None => memo.pages.remove(url).map(|m| m.html).unwrap_or_default(),
         };
         if memo.keep {
-            kept.insert(url.clone(), (fp, html.clone()));
+            kept.insert(
+                url.clone(),
+                MemoPage {
+                    fp,
+                    entry: entries[idx].clone(),
+                    body: bodies[idx].clone(),
+                    html: html.clone(),
+                },
+            );
         }
         out.push((url.clone(), html));
     }
@@ -439,17 +461,11 @@ pub fn render_all(
     let mut previous = std::mem::take(&mut memo.others);
     let mut others = std::collections::HashMap::new();
     let mut push = |path: String, template: &str, ctx: &tera::Context| {
-        let fp = keep.then(|| {
-            crate::site::fingerprint(&(
-                global_fp,
-                template,
-                serde_json::to_string(&ctx.clone().into_json()).unwrap_or_default(),
-            ))
-        });
+        let fp = keep.then(|| context_fingerprint(global_fp, template, ctx));
         let html = match (fp, previous.remove(&path)) {
             (Some(fp), Some((old, html))) if old == fp => html,
             _ => match render(tera, template, ctx) {
-                Ok(html) => html.into_bytes(),
+                Ok(html) => std::sync::Arc::new(html.into_bytes()),
                 Err(d) => {
                     diags.push(d);
                     return;
@@ -463,7 +479,11 @@ pub fn render_all(
     };
 
     // Home.
-    let mut recent: Vec<&Entry> = entries.iter().filter(|e| e.fm.updated.is_some()).collect();
+    let mut recent: Vec<&Entry> = entries
+        .iter()
+        .map(|e| &**e)
+        .filter(|e| e.fm.updated.is_some())
+        .collect();
     recent.sort_by(|a, b| {
         b.fm.updated
             .cmp(&a.fm.updated)
@@ -520,11 +540,8 @@ pub fn render_all(
                 .map(move |s| (s.clone(), EntryLink::of(e)))
         })
         .collect();
-    errors.sort_by(|a, b| {
-        sort_key(&a.0)
-            .cmp(&sort_key(&b.0))
-            .then_with(|| a.1.id.cmp(&b.1.id))
-    });
+    // Keys computed once: a key per comparison allocated a million strings at 10,000 entries.
+    errors.sort_by_cached_key(|(err, link)| (sort_key(err), link.id.clone()));
     let mut letters: Vec<(String, Vec<(String, EntryLink)>)> = Vec::new();
     for (err, link) in errors {
         let letter = sort_key(&err)
@@ -607,7 +624,7 @@ pub fn render_all(
         ctx.insert("pages", &pages);
         ctx.insert(
             "entries",
-            &entries.iter().map(EntryLink::of).collect::<Vec<_>>(),
+            &entries.iter().map(|e| EntryLink::of(e)).collect::<Vec<_>>(),
         );
         push("sitemap.xml".into(), "sitemap.xml", &ctx);
     }
@@ -618,6 +635,24 @@ pub fn render_all(
     } else {
         Err(diags)
     }
+}
+
+/// A fingerprint of a listing page's template and context. The context's `Debug` text is
+/// streamed into the hasher: serialising a copy of it to JSON (the error index holds every
+/// error string of the book) took longer than the rest of an edit's page work.
+fn context_fingerprint(global_fp: u64, template: &str, ctx: &tera::Context) -> u64 {
+    use std::hash::{Hash, Hasher};
+    struct HashFmt(kbook_search::ContentHasher);
+    impl std::fmt::Write for HashFmt {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0.write(s.as_bytes());
+            Ok(())
+        }
+    }
+    let mut h = HashFmt(kbook_search::ContentHasher::default());
+    (global_fp, template).hash(&mut h.0);
+    let _ = std::fmt::Write::write_fmt(&mut h, format_args!("{ctx:?}"));
+    h.0.finish()
 }
 
 fn sort_key(s: &str) -> String {

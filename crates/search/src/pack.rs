@@ -1,7 +1,7 @@
 //! The packed index: Tantivy's files in one blob, and the read-only directory over it.
 //!
 //! Layout (little endian): magic (8 bytes), format version (u32), file count (u32), body length
-//! (u64), FNV-1a 64 checksum of the body (u64); body = file table (`name_len: u16, name,
+//! (u64), checksum of the body (u64, [`fnv1a64`]); body = file table (`name_len: u16, name,
 //! offset: u64, len: u64` per file, offsets relative to the data) followed by the data.
 //! The checksum rejects corrupt bytes before Tantivy parses them (Tantivy trusts its files).
 
@@ -13,32 +13,46 @@ use tantivy::directory::RamDirectory;
 /// First bytes of a packed index.
 pub const MAGIC: &[u8; 8] = b"KBOOKIX\0";
 /// Bump when the layout, the schema or the analyzers change incompatibly.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 pub(crate) const HEADER_LEN: usize = 32;
 const MAX_FILES: u32 = 4096;
 
+/// The checksum of the packed layout and of index blocks: FNV-1a style, but over 8-byte
+/// words (byte-at-a-time FNV took a tenth of a second per 30 MB, in the browser too).
 pub(crate) fn fnv1a64(data: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in data {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    let mut words = data.chunks_exact(8);
+    for w in &mut words {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        h ^= u64::from_le_bytes(b);
+        h = h.wrapping_mul(PRIME);
+        // Fold the high bits down: a plain multiply never carries them into the low bits.
+        h ^= h >> 29;
     }
-    h
+    for &b in words.remainder() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(PRIME);
+    }
+    h ^ (data.len() as u64).rotate_left(32)
 }
 
+/// A 128-bit content hash naming a segment: two differently seeded word-wise hashes of the
+/// chunks, each chunk's length mixed in so ("ab","c") and ("a","bc") differ.
 #[cfg(not(target_arch = "wasm32"))]
 fn fnv1a128(chunks: &[&[u8]]) -> u128 {
-    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    let mut lo: u64 = 0x6c62_272e_07bb_0142;
+    let mut hi: u64 = 0x62b8_2175_6295_c58d;
     for c in chunks {
-        for &b in *c {
-            h ^= u128::from(b);
-            h = h.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
-        }
-        // Separate chunks so ("ab","c") and ("a","bc") differ.
-        h ^= 0xff;
-        h = h.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+        let h = fnv1a64(c);
+        lo = (lo ^ h).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(23);
+        hi = (hi ^ h.rotate_left(17))
+            .wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+            .rotate_left(31);
+        lo ^= c.len() as u64;
     }
-    h
+    (u128::from(hi) << 64) | u128::from(lo)
 }
 
 /// Serialises files (sorted by name by the caller) into the packed layout.

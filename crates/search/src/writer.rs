@@ -100,7 +100,7 @@ fn write_chunk(kb: &KbSchema, docs: &[EntryDoc]) -> Result<Chunk, SearchError> {
 /// A fingerprint of every indexed value of `docs` (what identifies a chunk's segment, and
 /// whether a rebuild needs a new index at all).
 pub fn docs_fingerprint(docs: &[EntryDoc]) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = crate::ContentHasher::default();
     for d in docs {
         (&d.id, &d.url, &d.title, &d.connector, &d.kind).hash(&mut h);
         (&d.errors, &d.body, &d.code, &d.tags).hash(&mut h);

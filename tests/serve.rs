@@ -200,6 +200,33 @@ fn edits_reload_pages_and_errors_show_without_stopping_the_server() {
 
     std::fs::write(&entry, &text).unwrap();
     next_event(&mut stream, "reload", &server);
+
+    // A new title reaches the listings (they are reused only while their inputs stay the same),
+    // and the related entry's page, which links to this one by title.
+    let before = get(&server.addr, "/tags.html").1;
+    std::fs::write(
+        &entry,
+        text.replace(
+            "Offsets are committed only on checkpoints",
+            "Offsets wait for checkpoints",
+        ),
+    )
+    .unwrap();
+    next_event(&mut stream, "reload", &server);
+    for page in [
+        "/kafka/index.html",
+        "/tags.html",
+        "/index.html",
+        "/kafka/kafka-ssl-handshake.html",
+    ] {
+        let (status, html) = get(&server.addr, page);
+        assert_eq!(status, 200);
+        assert!(
+            html.contains("Offsets wait for checkpoints"),
+            "{page} shows the new title"
+        );
+    }
+    assert_ne!(get(&server.addr, "/tags.html").1, before);
 }
 
 #[test]

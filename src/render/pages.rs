@@ -260,6 +260,8 @@ pub struct PageMemo {
     /// template context: rendering the error index of a large book costs more than hashing
     /// its context.
     others: std::collections::HashMap<String, (u64, std::sync::Arc<Vec<u8>>)>,
+    /// Fingerprint of everything the listing pages are made from (see [`listing_inputs`]).
+    listings: Option<u64>,
     keep: bool,
 }
 
@@ -457,6 +459,22 @@ pub fn render_all(
     }
     memo.pages = kept;
 
+    // An edit to an entry's body (the usual edit) changes no listing: reuse them all without
+    // building their contexts (the error index and connector pages list the whole book).
+    let listings = memo
+        .keep
+        .then(|| listing_inputs(global_fp, &kinds, entries));
+    if listings.is_some() && listings == memo.listings && diags.is_empty() {
+        out.extend(
+            memo.others
+                .iter()
+                .map(|(path, (_, html))| (path.clone(), html.clone())),
+        );
+        return Ok(out);
+    }
+    // Set again only after every listing rendered.
+    memo.listings = None;
+
     let keep = memo.keep;
     let mut previous = std::mem::take(&mut memo.others);
     let mut others = std::collections::HashMap::new();
@@ -631,10 +649,34 @@ pub fn render_all(
 
     memo.others = others;
     if diags.is_empty() {
+        memo.listings = listings;
         Ok(out)
     } else {
         Err(diags)
     }
+}
+
+/// A fingerprint of what the listing pages (home, connectors, error index, tags, redirects,
+/// feed, sitemap) are made from: the site, the kinds, and each entry's link fields, errors,
+/// tags and aliases. Bodies are not among them.
+fn listing_inputs(global_fp: u64, kinds: &[String], entries: &[std::sync::Arc<Entry>]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = kbook_search::ContentHasher::default();
+    (global_fp, kinds).hash(&mut h);
+    for e in entries {
+        let fm = &e.fm;
+        (
+            &e.id,
+            &fm.title,
+            &e.url,
+            &fm.connector,
+            &fm.kind,
+            &fm.updated,
+        )
+            .hash(&mut h);
+        (&fm.errors, &fm.tags, &fm.aliases).hash(&mut h);
+    }
+    h.finish()
 }
 
 /// A fingerprint of a listing page's template and context. The context's `Debug` text is

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{build_command, build_site, snapshot, try_walk, walk};
+use common::{build_command, build_site, snapshot, try_walk, walk, write_generated_book};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
@@ -26,24 +26,13 @@ const POLL_EVERY: Duration = Duration::from_millis(1);
 /// Writes a book of `ENTRIES` entries; `version` changes every title and body, so the
 /// sites of two versions differ in every page.
 fn write_book(root: &Path, version: u32) {
-    let mut toml = String::from("[book]\ntitle = \"Crash test\"\n");
-    for c in 0..CONNECTORS {
-        toml.push_str(&format!(
-            "[[kbook.connectors]]\nslug = \"c{c}\"\nname = \"Connector {c}\"\n"
-        ));
-    }
-    std::fs::write(root.join("book.toml"), toml).unwrap();
-    for i in 0..ENTRIES {
-        let c = i % CONNECTORS;
-        let dir = root.join(format!("content/c{c}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        let text = format!(
+    write_generated_book(root, "Crash test", ENTRIES, CONNECTORS, |i, c| {
+        format!(
             "---\ntitle: \"Entry {i} v{version}\"\nconnector: c{c}\nkind: error\nerrors:\n  - \"org.example.Error{i}: failure number {i} in stage {c}\"\ntags: [t{}]\n---\n## Symptom\n\nThe job fails with error {i} (version {version}).\n\n## Cause\n\n{}\n\n## Solution\n\nRun `SELECT {i} FROM t{c};` again.\n",
             i % 7,
             "Words about the cause of the failure. ".repeat(20)
-        );
-        std::fs::write(dir.join(format!("entry-{i}.md")), text).unwrap();
-    }
+        )
+    });
 }
 
 fn build(book: &Path, dest: &Path) -> std::process::Output {

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{build_site, snapshot, walk};
+use common::{build_site, snapshot, walk, write_generated_book};
 use std::collections::BTreeMap;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -17,27 +17,16 @@ const CONNECTORS: usize = 3;
 
 /// Writes a book; `changed` gets another body in entry 0 only.
 fn write_book(root: &Path, changed: bool) {
-    let mut toml = String::from("[book]\ntitle = \"Reuse test\"\n");
-    for c in 0..CONNECTORS {
-        toml.push_str(&format!(
-            "[[kbook.connectors]]\nslug = \"c{c}\"\nname = \"Connector {c}\"\n"
-        ));
-    }
-    std::fs::write(root.join("book.toml"), toml).unwrap();
-    for i in 0..ENTRIES {
-        let c = i % CONNECTORS;
-        let dir = root.join(format!("content/c{c}"));
-        std::fs::create_dir_all(&dir).unwrap();
+    write_generated_book(root, "Reuse test", ENTRIES, CONNECTORS, |i, c| {
         let extra = if changed && i == 0 {
             "\nA line added later.\n"
         } else {
             ""
         };
-        let text = format!(
+        format!(
             "---\ntitle: \"Entry {i}\"\nconnector: c{c}\nkind: error\nerrors:\n  - \"org.example.Error{i}: failure {i}\"\n---\n## Symptom\n\nThe job fails with error {i}.\n{extra}\n## Solution\n\nRetry.\n"
-        );
-        std::fs::write(dir.join(format!("entry-{i}.md")), text).unwrap();
-    }
+        )
+    });
 }
 
 fn build(book: &Path, dest: &Path) {

@@ -254,6 +254,31 @@ pub fn build_site(book: &Path, dest: &Path, extra: &[&str]) -> std::process::Out
 }
 
 /// A fixture book under `tests/fixtures/`.
+/// Writes a generated book at `root`: `book.toml` titled `title` with connectors `c0`, `c1`, …
+/// and `entries` entries, entry `i` at `content/c{i % connectors}/entry-{i}.md` with the text
+/// `text(i, connector number)`.
+pub fn write_generated_book(
+    root: &Path,
+    title: &str,
+    entries: usize,
+    connectors: usize,
+    text: impl Fn(usize, usize) -> String,
+) {
+    let mut toml = format!("[book]\ntitle = \"{title}\"\n");
+    for c in 0..connectors {
+        toml.push_str(&format!(
+            "[[kbook.connectors]]\nslug = \"c{c}\"\nname = \"Connector {c}\"\n"
+        ));
+    }
+    std::fs::write(root.join("book.toml"), toml).unwrap();
+    for i in 0..entries {
+        let c = i % connectors;
+        let dir = root.join(format!("content/c{c}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("entry-{i}.md")), text(i, c)).unwrap();
+    }
+}
+
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")

@@ -134,7 +134,23 @@ pub fn bench(args: &[String]) -> Result<ExitCode> {
         results.push(bench_size(&a, &kbook, n, &queries)?);
     }
     print_table(&results, a.runs);
+    remove_set_aside(&a.work);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prefix of earlier outputs moved aside during a run (see [`bench_size`]).
+const ASIDE: &str = ".aside-";
+
+/// Deletes the outputs moved aside, after all timing is done.
+fn remove_set_aside(work: &Path) {
+    let Ok(items) = std::fs::read_dir(work) else {
+        return;
+    };
+    for item in items.flatten() {
+        if item.file_name().to_string_lossy().starts_with(ASIDE) {
+            let _ = std::fs::remove_dir_all(item.path());
+        }
+    }
 }
 
 fn bench_size(a: &BenchArgs, kbook: &Path, n: usize, queries: &[String]) -> Result<SizeResult> {
@@ -154,8 +170,18 @@ fn bench_size(a: &BenchArgs, kbook: &Path, n: usize, queries: &[String]) -> Resu
     }
     let site = a.work.join(format!("site-{n}"));
     let mut runs = Vec::new();
-    for _ in 0..a.runs {
-        let _ = std::fs::remove_dir_all(&site);
+    for r in 0..a.runs {
+        // Each build goes into an empty directory. The previous output is moved aside and
+        // deleted after the whole bench: deleting tens of thousands of files right before a
+        // build makes the kernel's inode allocator (ext4) scan them while the build creates its
+        // files, which would time the deletion rather than the build.
+        if site.exists() {
+            let aside = a
+                .work
+                .join(format!("{ASIDE}site-{n}-{r}-{}", std::process::id()));
+            std::fs::rename(&site, &aside)
+                .with_context(|| format!("cannot move {} aside", site.display()))?;
+        }
         runs.push(build_once(kbook, &book, &site)?);
         eprintln!(
             "bench:   built in {:.2} s wall, {:.2} s CPU, {} MiB peak RSS",

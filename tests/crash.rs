@@ -8,7 +8,9 @@
 
 mod common;
 
-use common::{build_command, build_site, snapshot, try_walk, walk, write_generated_book};
+use common::{
+    build_command, build_site, leftovers, snapshot, try_walk, walk, write_generated_book,
+};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
@@ -45,20 +47,6 @@ fn spawn_build(book: &Path, dest: &Path) -> Child {
         .stderr(Stdio::null())
         .spawn()
         .unwrap()
-}
-
-/// Sibling entries of `dest` left by builds (`.out.kbook-tmp-PID`, `.out.kbook-old-PID`).
-fn leftovers(dest: &Path) -> Vec<PathBuf> {
-    let name = dest.file_name().unwrap().to_string_lossy().to_string();
-    std::fs::read_dir(dest.parent().unwrap())
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with(&format!(".{name}.kbook-")))
-        })
-        .collect()
 }
 
 /// Bytes the process has read so far (`rchar` in /proc/PID/io).

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{build_site, snapshot, walk, write_generated_book};
+use common::{build_site, leftovers, snapshot, walk, write_generated_book};
 use std::collections::BTreeMap;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -27,6 +27,17 @@ fn write_book(root: &Path, changed: bool) {
             "---\ntitle: \"Entry {i}\"\nconnector: c{c}\nkind: error\nerrors:\n  - \"org.example.Error{i}: failure {i}\"\n---\n## Symptom\n\nThe job fails with error {i}.\n{extra}\n## Solution\n\nRetry.\n"
         )
     });
+}
+
+/// A temporary directory with the unchanged book in `book/`, built into `out/`.
+fn built_book() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book");
+    let dest = dir.path().join("out");
+    std::fs::create_dir_all(&book).unwrap();
+    write_book(&book, false);
+    build(&book, &dest);
+    (dir, book, dest)
 }
 
 fn build(book: &Path, dest: &Path) {
@@ -57,27 +68,13 @@ fn assert_clean(dest: &Path) {
         assert!(m.is_file(), "{} is not a regular file", p.display());
         assert_eq!(m.nlink(), 1, "{} has other names", p.display());
     }
-    let name = dest.file_name().unwrap().to_string_lossy().to_string();
-    let left: Vec<PathBuf> = std::fs::read_dir(dest.parent().unwrap())
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with(&format!(".{name}.kbook-")))
-        })
-        .collect();
+    let left = leftovers(dest);
     assert!(left.is_empty(), "leftovers: {left:?}");
 }
 
 #[test]
 fn rebuilds_link_unchanged_files_and_write_changed_ones() {
-    let dir = tempfile::tempdir().unwrap();
-    let book = dir.path().join("book");
-    let dest = dir.path().join("out");
-    std::fs::create_dir_all(&book).unwrap();
-    write_book(&book, false);
-    build(&book, &dest);
+    let (dir, book, dest) = built_book();
     let v1 = snapshot(&dest);
     let ino1 = inodes(&dest);
     assert!(v1.contains_key("c0/entry-0.html"), "{:?}", v1.keys());
@@ -124,12 +121,7 @@ fn rebuilds_link_unchanged_files_and_write_changed_ones() {
 /// symlink is written anew.
 #[test]
 fn previous_files_that_differ_are_written_anew() {
-    let dir = tempfile::tempdir().unwrap();
-    let book = dir.path().join("book");
-    let dest = dir.path().join("out");
-    std::fs::create_dir_all(&book).unwrap();
-    write_book(&book, false);
-    build(&book, &dest);
+    let (dir, book, dest) = built_book();
     let v1 = snapshot(&dest);
     let ino1 = inodes(&dest);
     let html: Vec<&String> = v1.keys().filter(|k| k.ends_with(".html")).collect();

@@ -279,6 +279,20 @@ pub fn write_generated_book(
     }
 }
 
+/// Sibling entries of `dest` left by builds (`.out.kbook-tmp-PID`, `.out.kbook-old-PID`).
+pub fn leftovers(dest: &Path) -> Vec<PathBuf> {
+    let name = dest.file_name().unwrap().to_string_lossy().to_string();
+    std::fs::read_dir(dest.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(&format!(".{name}.kbook-")))
+        })
+        .collect()
+}
+
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")

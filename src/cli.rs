@@ -118,7 +118,7 @@ pub enum Command {
     /// Search the built index from the terminal.
     Search(crate::index::SearchArgs),
     /// Measure search quality on labelled queries (JSON lines).
-    Eval(crate::index::EvalArgs),
+    Eval(crate::eval::EvalArgs),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -207,7 +207,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Search(args) => crate::index::run_search(&args),
-        Command::Eval(args) => crate::index::run_eval(&args),
+        Command::Eval(args) => crate::eval::run_eval(&args),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod cli;
 pub mod config;
 pub mod content;
 pub mod diagnostic;
+pub mod eval;
 pub mod index;
 pub mod output;
 pub mod render;

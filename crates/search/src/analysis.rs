@@ -14,6 +14,7 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::script::{fold_width, for_each_bigram, is_cjk};
 use tantivy::Index;
 use tantivy::tokenizer::{TextAnalyzer, Token, TokenStream, Tokenizer, TokenizerManager};
 
@@ -226,11 +227,15 @@ impl<S: TokenSink> Analysis<'_, '_, S> {
             }
             let start = i;
             let mut end = i;
+            // A chunk is of one script class: CJK runs and Latin/digit runs glued to them
+            // (`mysql同步到hologres时`) are separate chunks.
+            let cjk = !b.is_ascii() && text[i..].chars().next().is_some_and(is_cjk);
             while end < bytes.len() {
                 let b = bytes[end];
                 if b.is_ascii() {
                     // Stop before an escape such as `\x9F` so the escape run is masked on its own.
-                    if !is_ascii_chunk_byte(b)
+                    if cjk
+                        || !is_ascii_chunk_byte(b)
                         || (sig && b == b'\\' && hex_escape_run_end(bytes, end).is_some())
                     {
                         break;
@@ -238,7 +243,7 @@ impl<S: TokenSink> Analysis<'_, '_, S> {
                     end += 1;
                 } else {
                     match text[end..].chars().next() {
-                        Some(c) if c.is_alphanumeric() => end += c.len_utf8(),
+                        Some(c) if c.is_alphanumeric() && is_cjk(c) == cjk => end += c.len_utf8(),
                         _ => break,
                     }
                 }
@@ -247,7 +252,11 @@ impl<S: TokenSink> Analysis<'_, '_, S> {
                 // A lone backslash that starts an escape run in Sig mode: handled above next turn.
                 end = start + len;
             }
-            self.chunk(start, end);
+            if cjk {
+                self.cjk_run(start, end);
+            } else {
+                self.chunk(start, end);
+            }
             i = end;
         }
     }
@@ -277,8 +286,13 @@ impl<S: TokenSink> Analysis<'_, '_, S> {
                 word
             }
         } else {
-            // Full Unicode lowercasing (final sigma, `İ`, the Kelvin sign): rare, allocates.
-            self.lower = word.to_lowercase();
+            // Full Unicode lowercasing (final sigma, `İ`, the Kelvin sign) after folding
+            // full-width forms (`ＭｙＳＱＬ` → `mysql`): rare, allocates.
+            self.lower = word
+                .chars()
+                .map(fold_width)
+                .flat_map(char::to_lowercase)
+                .collect();
             &self.lower
         };
         if stem {
@@ -288,6 +302,22 @@ impl<S: TokenSink> Analysis<'_, '_, S> {
         } else {
             self.sink.push(lower, from, to, pos, part);
         }
+    }
+
+    /// Emits a run of CJK characters as overlapping bigrams at consecutive positions (see
+    /// [`crate::script`]). Identifier fields hold none: CJK text is never an identifier.
+    fn cjk_run(&mut self, start: usize, end: usize) {
+        self.sink.settle(self.pos);
+        if self.a == Analyzer::Ident {
+            return;
+        }
+        let run = &self.text[start..end];
+        let pos = self.pos;
+        let sink = &mut *self.sink;
+        let used = for_each_bigram(run, |a, b, k| {
+            sink.push(&run[a..b], start + a, start + b, pos + k, true);
+        });
+        self.pos += used;
     }
 
     /// Emits the tokens of one chunk `text[start..end]`.
@@ -1060,6 +1090,38 @@ mod tests {
         assert!(lower.len() > STEM_CACHE_WORD_BYTES);
         let whole = texts(&camel, Analyzer::Prose);
         assert_eq!(whole.last(), Some(&stemmer.stem(&lower).into_owned()));
+    }
+
+    #[test]
+    fn cjk_runs_are_bigrams_and_latin_runs_are_split_from_them() {
+        for a in [Analyzer::Prose, Analyzer::Code, Analyzer::Sig] {
+            let toks = analyze("作业无法进行增量同步", a);
+            let texts: Vec<&str> = toks.iter().map(|t| t.text.as_str()).collect();
+            assert_eq!(
+                texts,
+                [
+                    "作业", "业无", "无法", "法进", "进行", "行增", "增量", "量同", "同步"
+                ],
+                "{a:?}"
+            );
+            assert!(toks.windows(2).all(|w| w[1].pos == w[0].pos + 1));
+            assert!(toks.iter().all(|t| t.part));
+        }
+        assert_eq!(
+            parts("mysql同步到hologres时", Analyzer::Prose),
+            ["mysql", "同步", "步到", "hologr", "时"]
+        );
+        // Full-width ASCII folds; full-width punctuation separates.
+        assert_eq!(
+            texts("ＭｙＳＱＬ，Kafka。", Analyzer::Code),
+            ["my", "sql", "mysql", "kafka"]
+        );
+        assert_eq!(parts("增量同步", Analyzer::Ident), Vec::<String>::new());
+        assert_eq!(parts("同步BatchUpdateException", Analyzer::Ident).len(), 1);
+        // Offsets point into the original text (for highlighting).
+        let t = analyze("ＭｙＳＱＬ同步", Analyzer::Prose);
+        let last = t.last().map(|t| (t.from, t.to));
+        assert_eq!(last, Some((15, 21)));
     }
 
     #[test]

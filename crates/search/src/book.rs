@@ -260,6 +260,9 @@ impl BookIndex {
         m: &Matches,
         tuning: &crate::Tuning,
     ) -> bool {
+        if tuning.plain_bm25 {
+            return true;
+        }
         if top_score < tuning.min_score {
             return false;
         }

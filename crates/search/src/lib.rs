@@ -12,6 +12,7 @@ mod pack;
 pub mod paste;
 mod query;
 mod schema;
+mod script;
 pub mod version;
 #[cfg(not(target_arch = "wasm32"))]
 mod writer;

@@ -9,6 +9,7 @@
 use crate::analysis::{Tok, analyze};
 use crate::paste::{LineRole, split_paste};
 use crate::schema::{F_BODY, F_CODE, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
+use crate::script::is_cjk;
 use std::collections::HashMap;
 use tantivy::query::{
     BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
@@ -21,6 +22,9 @@ use tantivy::{Searcher, Term};
 /// for ablations (`kbook eval`) and debugging.
 #[derive(Debug, Clone)]
 pub struct Tuning {
+    /// The baseline: plain BM25, every query word OR-ed over title and body with the prose
+    /// analyzer, no other part (see [`Tuning::plain_bm25`]).
+    pub plain_bm25: bool,
     /// Classify paste lines (messages, frames, prefixes); off: every line weighs 1.
     pub paste_splitting: bool,
     /// Keep only the `max_terms` most informative query words (weight × idf).
@@ -85,6 +89,7 @@ pub struct Tuning {
 impl Default for Tuning {
     fn default() -> Tuning {
         Tuning {
+            plain_bm25: false,
             paste_splitting: true,
             rarity_cut: true,
             common_cut: false,
@@ -112,6 +117,18 @@ impl Default for Tuning {
             connector_weight: 4.0,
             prefix_last_word: true,
             prefix_boost: 2.0,
+        }
+    }
+}
+
+impl Tuning {
+    /// Plain BM25 over title and body: the baseline every ranking part must beat on real
+    /// users' queries. It has no notion of confidence: every non-empty result is "confident".
+    pub fn plain_bm25() -> Tuning {
+        Tuning {
+            plain_bm25: true,
+            coverage_rerank: false,
+            ..Tuning::default()
         }
     }
 }
@@ -310,7 +327,8 @@ pub(crate) fn unfinished_last_word(text: &str) -> Option<String> {
         .find(|(_, c)| !c.is_alphanumeric())
         .map_or(0, |(i, c)| i + c.len_utf8());
     let word = &text[start..];
-    (word.chars().count() >= 3 && word.chars().all(char::is_alphabetic))
+    // CJK text has no word ends to complete: its bigrams already match inside words.
+    (word.chars().count() >= 3 && word.chars().all(|c| c.is_alphabetic() && !is_cjk(c)))
         .then(|| word.to_lowercase())
 }
 
@@ -327,6 +345,9 @@ pub(crate) fn build_query(
     tuning: &Tuning,
 ) -> BuiltQuery {
     let text = clamp_input(text);
+    if tuning.plain_bm25 {
+        return build_plain_bm25(&text, kb);
+    }
     let n = searcher.num_docs().max(1);
     let mut dfc = DfCache {
         searcher,
@@ -656,6 +677,39 @@ pub(crate) fn build_query(
     }
 }
 
+/// The baseline query: each distinct prose word of the text as a SHOULD term clause on title
+/// and body, boost 1 (capped at `MAX_TERMS_UNCUT` words, in text order).
+fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
+    let mut clauses = Vec::new();
+    let mut surfaces: Vec<(String, f32)> = Vec::new();
+    let mut field_terms: [HashMap<String, f32>; 6] = Default::default();
+    for tok in analyze(text, TEXT_FIELDS[F_BODY].analyzer) {
+        if surfaces.iter().any(|(s, _)| *s == tok.text) {
+            continue;
+        }
+        if surfaces.len() >= MAX_TERMS_UNCUT {
+            break;
+        }
+        let s = surfaces.len();
+        for fi in [F_TITLE, F_BODY] {
+            clauses.push(Clause {
+                query: term_clause(kb, fi, &tok.text, 1.0),
+                field: fi,
+                kind: ClauseKind::Term,
+                label: tok.text.clone(),
+                surface: Some(s),
+            });
+            field_terms[fi].insert(tok.text.clone(), 1.0);
+        }
+        surfaces.push((tok.text, 1.0));
+    }
+    BuiltQuery {
+        clauses,
+        surfaces,
+        field_terms,
+    }
+}
+
 impl BuiltQuery {
     /// The scoring query: every clause as a SHOULD; with `field_dismax`, the term clauses of
     /// one query word are folded into one disjunction-max clause (best field + tie share).
@@ -663,7 +717,11 @@ impl BuiltQuery {
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         let mut groups: Vec<(usize, Vec<Box<dyn Query>>)> = Vec::new();
         for c in &self.clauses {
-            match (tuning.field_dismax, c.kind == ClauseKind::Term, c.surface) {
+            match (
+                tuning.field_dismax && !tuning.plain_bm25,
+                c.kind == ClauseKind::Term,
+                c.surface,
+            ) {
                 (true, true, Some(s)) => match groups.iter_mut().find(|g| g.0 == s) {
                     Some(g) => g.1.push(c.query.box_clone()),
                     None => groups.push((s, vec![c.query.box_clone()])),

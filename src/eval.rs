@@ -33,14 +33,21 @@ pub struct EvalArgs {
     #[arg(long, value_name = "DIR")]
     pub site: Option<PathBuf>,
     /// Switch a ranking part off (ablation): paste-splitting, rarity-cut, phrase-pairs, typo,
-    /// stopwords, field-dismax, shared-idf, query-intent, coverage, connector-mention, prefix.
-    /// Repeatable.
+    /// stopwords, field-dismax, shared-idf, query-intent, coverage, connector-mention, prefix,
+    /// wrapper, outer-layers. Repeatable.
     #[arg(long, value_name = "PART")]
     pub ablate: Vec<String>,
     /// Rank with a baseline instead of kbook's ranking: `bm25` is plain BM25, every query
     /// word OR-ed over title and body, no ranking parts (every ranking part must beat it).
     #[arg(long, value_enum, conflicts_with = "ablate")]
     pub baseline: Option<Baseline>,
+    /// Set a ranking constant, for tuning on a query set: a field boost (sig, ids, title,
+    /// tags, body, code) or frame, other, wrapper, outer, field-tie, coverage-weight,
+    /// shared-idf-mix, connector-weight, pair-boost, max-terms, min-error-run, min-error-share,
+    /// min-known-share.
+    /// Repeatable, e.g. `--tune sig=2 --tune body=1.5`.
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub tune: Vec<String>,
 }
 
 /// A reference ranking to compare kbook's with.
@@ -191,7 +198,7 @@ pub struct EvalReport {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 11] = [
+pub const ABLATIONS: [&str; 13] = [
     "paste-splitting",
     "rarity-cut",
     "phrase-pairs",
@@ -203,6 +210,8 @@ pub const ABLATIONS: [&str; 11] = [
     "query-intent",
     "connector-mention",
     "prefix",
+    "wrapper",
+    "outer-layers",
 ];
 
 fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
@@ -223,11 +232,49 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             "query-intent" => t.query_intent = false,
             "connector-mention" => t.connector_mentions = false,
             "prefix" => t.prefix_last_word = false,
+            "wrapper" => t.wrapper_weight = 1.0,
+            "outer-layers" => t.outer_weight = 1.0,
             other => bail!(
                 "unknown --ablate part `{other}`: use {}",
                 ABLATIONS.join(", ")
             ),
         }
+    }
+    for kv in &args.tune {
+        let Some((k, v)) = kv.split_once('=') else {
+            bail!("bad --tune `{kv}`: expected NAME=VALUE, e.g. sig=2");
+        };
+        let v: f32 = v
+            .trim()
+            .parse()
+            .with_context(|| format!("bad --tune `{kv}`: the value is not a number"))?;
+        let field = ["sig", "ids", "title", "tags", "body", "code"]
+            .iter()
+            .position(|f| *f == k.trim());
+        let slot = match (field, k.trim()) {
+            (Some(fi), _) => &mut t.field_boosts[fi],
+            (None, "frame") => &mut t.frame_weight,
+            (None, "other") => &mut t.other_weight,
+            (None, "wrapper") => &mut t.wrapper_weight,
+            (None, "outer") => &mut t.outer_weight,
+            (None, "field-tie") => &mut t.field_tie,
+            (None, "coverage-weight") => &mut t.coverage_weight,
+            (None, "shared-idf-mix") => &mut t.shared_idf_mix,
+            (None, "connector-weight") => &mut t.connector_weight,
+            (None, "pair-boost") => &mut t.pair_boost,
+            (None, "min-error-share") => &mut t.min_error_share,
+            (None, "min-known-share") => &mut t.min_known_share,
+            (None, "max-terms") => {
+                t.max_terms = v.max(1.0) as usize;
+                continue;
+            }
+            (None, "min-error-run") => {
+                t.min_error_run = v.max(0.0) as usize;
+                continue;
+            }
+            (None, other) => bail!("unknown --tune constant `{other}`"),
+        };
+        *slot = v;
     }
     Ok(t)
 }

@@ -5,7 +5,7 @@ use crate::pack::directory_from_packed;
 use crate::query::{BuiltQuery, ClauseKind, build_query, field_name};
 use crate::schema::{F_BODY, F_IDS, F_SIG, KbSchema};
 use crate::version::{VersionMatch, VersionSpec, classify};
-use crate::{Hit, SearchError, SearchOptions, SearchResults, Snippet};
+use crate::{Hit, SearchError, SearchOptions, SearchResults, Signals, Snippet};
 use std::collections::HashMap;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
@@ -85,6 +85,7 @@ impl BookIndex {
             return Ok(SearchResults {
                 hits: Vec::new(),
                 confident: false,
+                signals: Signals::default(),
             });
         }
         let mut top: Vec<(Occur, Box<dyn Query>)> =
@@ -162,10 +163,16 @@ impl BookIndex {
             ranked.truncate(limit);
             (hits, matches) = ranked.into_iter().unzip();
         }
-        let confident = match (hits.first(), matches.first()) {
-            (Some(h), Some(m)) => self.is_confident(&built, h.0, m, &opts.tuning),
-            _ => false,
-        };
+        let mut signals = Signals::default();
+        if let (Some(h), Some(m)) = (hits.first(), matches.first()) {
+            (signals.coverage, signals.phrase) = coverage(&built, m);
+            signals.top_score = h.0;
+            signals.known_share = built.known_share;
+            signals.margin = match hits.get(1) {
+                Some(second) if second.0 > 0.0 => h.0 / second.0,
+                _ => MARGIN_ALONE,
+            };
+        }
         // Every shown document is read even after one fails, so a lazily loaded index learns
         // all the blocks it lacks in one round.
         let mut failed: Option<tantivy::TantivyError> = None;
@@ -185,6 +192,14 @@ impl BookIndex {
         if let Some(e) = failed {
             return Err(e.into());
         }
+        if let Some(Some(doc)) = docs.first() {
+            let errors: Vec<&str> = doc
+                .get_all(self.kb.text[F_SIG])
+                .filter_map(|v| v.as_str())
+                .collect();
+            (signals.error_run, signals.error_share) = error_overlap(&errors, &built.sig_lines);
+        }
+        let confident = !hits.is_empty() && is_confident(&signals, &opts.tuning);
         let mut out = Vec::with_capacity(hits.len());
         for (((score, _, _, vm, fixed_in), doc), m) in hits.into_iter().zip(docs).zip(matches) {
             let Some(doc) = doc else { continue };
@@ -214,6 +229,7 @@ impl BookIndex {
         Ok(SearchResults {
             hits: out,
             confident,
+            signals,
         })
     }
 
@@ -252,23 +268,62 @@ impl BookIndex {
         }
         Ok(out)
     }
+}
 
-    fn is_confident(
-        &self,
-        built: &BuiltQuery,
-        top_score: f32,
-        m: &Matches,
-        tuning: &crate::Tuning,
-    ) -> bool {
-        if tuning.plain_bm25 {
-            return true;
-        }
-        if top_score < tuning.min_score {
-            return false;
-        }
-        let (coverage, phrase) = coverage(built, m);
-        coverage >= tuning.min_coverage || phrase
+/// [`Signals::margin`] when there is no second hit.
+const MARGIN_ALONE: f32 = 100.0;
+
+/// Whether the first hit is very likely right: the query repeats enough of one of its
+/// documented error texts, and is not mostly words from outside the book (see
+/// [`crate::Tuning::min_error_run`]). The baseline claims every answer.
+fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
+    if tuning.plain_bm25 {
+        return true;
     }
+    s.error_run >= tuning.min_error_run
+        && s.error_share >= tuning.min_error_share
+        && s.known_share >= tuning.min_known_share
+}
+
+/// The longest run of consecutive tokens shared by a query line and one error text, and that
+/// run's share of the error's length.
+fn error_overlap(errors: &[&str], lines: &[Vec<String>]) -> (usize, f32) {
+    let mut best = (0usize, 0.0f32);
+    for e in errors {
+        let toks: Vec<String> = analyze(e, Analyzer::Sig)
+            .into_iter()
+            .filter(|t| t.part)
+            .map(|t| t.text)
+            .collect();
+        if toks.is_empty() {
+            continue;
+        }
+        for line in lines {
+            let run = longest_common_run(&toks, line);
+            let share = run as f32 / toks.len() as f32;
+            if (run, share) > (best.0, best.1) {
+                best = (run, share);
+            }
+        }
+    }
+    best
+}
+
+/// Length of the longest common contiguous run of two token sequences (dynamic programming
+/// over one row; both sides are short: an error text and a paste line).
+fn longest_common_run(a: &[String], b: &[String]) -> usize {
+    let mut row = vec![0usize; b.len() + 1];
+    let mut best = 0;
+    for x in a {
+        let mut diag = 0;
+        for (j, y) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = if x == y { diag + 1 } else { 0 };
+            best = best.max(row[j + 1]);
+            diag = up;
+        }
+    }
+    best
 }
 
 /// The share of the query's informative weight an entry matches, and whether a phrase matched.

@@ -130,8 +130,31 @@ pub struct SearchOptions {
 pub struct SearchResults {
     /// Hits, best first.
     pub hits: Vec<Hit>,
-    /// False when the best hit is below the score floor ("no confident match").
+    /// Whether the first hit is very likely right; false: "no confident match" (the hits
+    /// are still the closest entries).
     pub confident: bool,
+    /// What `confident` was decided on.
+    pub signals: Signals,
+}
+
+/// Evidence about the first hit, from which [`SearchResults::confident`] is decided.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Signals {
+    /// Score of the first hit.
+    pub top_score: f32,
+    /// First score over second score (1 when tied; large when the first stands alone).
+    pub margin: f32,
+    /// Share of the query's informative weight the first hit matches.
+    pub coverage: f32,
+    /// Whether a phrase clause (root-cause pair or quoted text) matched the first hit.
+    pub phrase: bool,
+    /// Longest run of consecutive signature tokens the query shares with one of the first
+    /// hit's error texts.
+    pub error_run: usize,
+    /// That run over the length of that error text (1: the query repeats the whole error).
+    pub error_share: f32,
+    /// Share of the query's words that occur anywhere in the book.
+    pub known_share: f32,
 }
 
 /// One search hit.

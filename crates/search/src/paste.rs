@@ -185,6 +185,26 @@ fn starts_with_exception(t: &str) -> bool {
         || last.eq_ignore_ascii_case("fatal")
 }
 
+/// Where the message of an exception line starts: after its leading exception classes
+/// (`java.sql.BatchUpdateException: `, also nested `RuntimeException: SQLException: `), when
+/// a message of at least three words follows. The class says what kind of failure it is,
+/// the message which one; many entries share a wrapper class.
+pub fn message_start(line: &str) -> Option<usize> {
+    let mut start = 0;
+    while let Some(rest) = line.get(start..)
+        && starts_with_exception(rest)
+    {
+        let colon = rest.find(':')?;
+        let after = &rest[colon + 1..];
+        start += colon + 1 + (after.len() - after.trim_start().len());
+    }
+    let words = line[start..]
+        .split_whitespace()
+        .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        .count();
+    (start > 0 && words >= 3).then_some(start)
+}
+
 /// Splits a paste into informative lines.
 pub fn split_paste(text: &str) -> Paste<'_> {
     let mut lines: Vec<PasteLine<'_>> = Vec::new();
@@ -306,6 +326,25 @@ mod tests {
         let root = &p.lines[p.root_cause.unwrap()];
         assert_eq!(root.text, "ValueError: bad value");
         assert!(p.lines.iter().any(|l| l.role == LineRole::Frame));
+    }
+
+    #[test]
+    fn message_starts_after_wrapper_classes() {
+        fn m(s: &str) -> Option<&str> {
+            message_start(s).map(|i| &s[i..])
+        }
+        assert_eq!(
+            m("java.sql.BatchUpdateException: Incorrect string value for column"),
+            Some("Incorrect string value for column")
+        );
+        assert_eq!(
+            m("java.lang.RuntimeException: java.sql.SQLException: No suitable driver found"),
+            Some("No suitable driver found")
+        );
+        // Too short a message: the class is most of what there is.
+        assert_eq!(m("java.io.EOFException: null"), None);
+        assert_eq!(m("plain words without a class here"), None);
+        assert_eq!(m("Error:"), None);
     }
 
     #[test]

@@ -63,17 +63,26 @@ pub struct Tuning {
     pub frame_weight: f32,
     /// Weight of other (context) lines.
     pub other_weight: f32,
+    /// Weight of the leading exception classes of a line that goes on with a message
+    /// (`java.sql.BatchUpdateException: <message>`), relative to the message's words.
+    pub wrapper_weight: f32,
+    /// Weight of message lines other than the root cause (outer layers of a cause chain).
+    pub outer_weight: f32,
     /// Number of distinct query words kept by the rarity cut.
     pub max_terms: usize,
     /// Boost of a root-cause phrase pair relative to its field boost.
     pub pair_boost: f32,
     /// Boost of a quoted phrase relative to its field boost.
     pub quoted_boost: f32,
-    /// Below this top score, results are not confident.
-    pub min_score: f32,
-    /// Below this share of the query's informative weight matched by the top hit, results are
-    /// not confident (unless a phrase matched).
-    pub min_coverage: f32,
+    /// Confidence: the query repeats at least this many consecutive tokens of one of the
+    /// first hit's error texts ...
+    pub min_error_run: usize,
+    /// ... covering at least this share of that error text ...
+    pub min_error_share: f32,
+    /// ... and at least this share of the query's words occur in the book. Measured on real
+    /// users' queries, only a documented error repeated verbatim made the first hit right
+    /// ≥ 95% of the time; score floors, coverage and margins did not.
+    pub min_known_share: f32,
     /// Weigh words that name one of the book's connectors (`datahub`, `clickhouse`) by
     /// `connector_weight`: a question about one connector is rarely answered by another's entry.
     pub connector_mentions: bool,
@@ -108,11 +117,14 @@ impl Default for Tuning {
             field_boosts: TEXT_FIELDS.map(|f| f.boost),
             frame_weight: 0.15,
             other_weight: 0.6,
+            wrapper_weight: 0.35,
+            outer_weight: 0.7,
             max_terms: 64,
             pair_boost: 0.5,
             quoted_boost: 2.0,
-            min_score: 2.0,
-            min_coverage: 0.25,
+            min_error_run: 4,
+            min_error_share: 0.5,
+            min_known_share: 0.7,
             connector_mentions: true,
             connector_weight: 4.0,
             prefix_last_word: true,
@@ -141,6 +153,8 @@ const MAX_TERMS_UNCUT: usize = 512;
 /// Slop of word pairs in prose fields: up to two words between, or the two words swapped.
 const PAIR_SLOP: u32 = 2;
 const MAX_QUOTED: usize = 8;
+/// Lines of a paste compared with the top entry's error texts (for confidence).
+const MAX_SIG_LINES: usize = 64;
 /// Short queries get typo tolerance.
 const SHORT_QUERY_WORDS: usize = 6;
 
@@ -171,6 +185,12 @@ pub(crate) struct BuiltQuery {
     pub surfaces: Vec<(String, f32)>,
     /// Query terms per text field, for highlighting and matched-error selection.
     pub field_terms: [HashMap<String, f32>; 6],
+    /// The signature-analyzed parts of each message and context line (not frames), for
+    /// finding how much of an entry's error text the query repeats verbatim.
+    pub sig_lines: Vec<Vec<String>>,
+    /// Share of the query's words (not function words) that occur in the book at all: a
+    /// paste from another system is mostly words the book never uses.
+    pub known_share: f32,
 }
 
 /// Cuts very long input to its head and tail on char boundaries.
@@ -365,21 +385,39 @@ pub(crate) fn build_query(
     let mut surfaces: Vec<String> = Vec::new();
     let mut surface_ix: HashMap<String, usize> = HashMap::new();
     let mut cands: HashMap<(usize, String), Candidate> = HashMap::new();
-    for line in &paste.lines {
+    let messages = paste
+        .lines
+        .iter()
+        .filter(|l| l.role == LineRole::Message)
+        .count();
+    for (li, line) in paste.lines.iter().enumerate() {
         let w = if !tuning.paste_splitting {
             1.0
         } else {
             match line.role {
+                LineRole::Message if messages > 1 && paste.root_cause != Some(li) => {
+                    tuning.outer_weight
+                }
                 LineRole::Message => 1.0,
                 LineRole::Other => tuning.other_weight,
                 LineRole::Frame => tuning.frame_weight,
             }
+        };
+        let message_from = if tuning.paste_splitting && line.role != LineRole::Frame {
+            crate::paste::message_start(line.text).unwrap_or(0)
+        } else {
+            0
         };
         for (fi, f) in TEXT_FIELDS.iter().enumerate() {
             for tok in analyze(line.text, f.analyzer) {
                 if is_mask(&tok.text) {
                     continue;
                 }
+                let w = if tok.to <= message_from {
+                    w * tuning.wrapper_weight
+                } else {
+                    w
+                };
                 let surface_text = line
                     .text
                     .get(tok.from..tok.to)
@@ -670,10 +708,38 @@ pub(crate) fn build_query(
         .enumerate()
         .map(|(i, s)| (s.clone(), if keep[i] { surface_score[i] } else { 0.0 }))
         .collect();
+    let sig_lines = paste
+        .lines
+        .iter()
+        .filter(|l| l.role != LineRole::Frame)
+        .take(MAX_SIG_LINES)
+        .map(|l| {
+            analyze(l.text, TEXT_FIELDS[F_SIG].analyzer)
+                .into_iter()
+                .filter(|t| t.part)
+                .map(|t| t.text)
+                .collect()
+        })
+        .collect();
+    let content_words: Vec<bool> = surfaces
+        .iter()
+        .map(|w| !is_stopword(w) && w.chars().any(char::is_alphabetic))
+        .collect();
+    let words = content_words.iter().filter(|c| **c).count();
+    let known = (0..surfaces.len())
+        .filter(|&i| content_words[i] && !unknown_surfaces[i])
+        .count();
+    let known_share = if words > 0 {
+        known as f32 / words as f32
+    } else {
+        0.0
+    };
     BuiltQuery {
         clauses,
         surfaces: kept,
         field_terms,
+        sig_lines,
+        known_share,
     }
 }
 
@@ -707,6 +773,8 @@ fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
         clauses,
         surfaces,
         field_terms,
+        sig_lines: Vec::new(),
+        known_share: 1.0,
     }
 }
 

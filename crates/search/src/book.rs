@@ -3,10 +3,10 @@
 use crate::analysis::{Analyzer, analyze};
 use crate::pack::directory_from_packed;
 use crate::query::{BuiltQuery, ClauseKind, build_query, field_name};
-use crate::schema::{F_BODY, F_IDS, F_SIG, KbSchema};
+use crate::schema::{F_BODY, F_IDS, F_SIG, F_TITLE, KbSchema};
 use crate::version::{VersionMatch, VersionSpec, classify};
 use crate::{Hit, SearchError, SearchOptions, SearchResults, Signals, Snippet};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Value};
@@ -19,6 +19,8 @@ const VERSION_OVERFETCH: usize = 200;
 const SNIPPET_CHARS: usize = 220;
 /// Candidates reranked by coverage (see [`crate::Tuning::coverage_rerank`]).
 const RERANK_DEPTH: usize = 50;
+/// Candidates reranked by phrase runs (their stored text is read: in the browser, blocks).
+const RUN_DEPTH: usize = 10;
 
 /// An opened book index.
 pub struct BookIndex {
@@ -160,18 +162,8 @@ impl BookIndex {
             }
             // Stable: equal scores keep the engine's order.
             ranked.sort_by(|a, b| b.0.0.total_cmp(&a.0.0));
-            ranked.truncate(limit);
+            ranked.truncate(limit.max(RUN_DEPTH));
             (hits, matches) = ranked.into_iter().unzip();
-        }
-        let mut signals = Signals::default();
-        if let (Some(h), Some(m)) = (hits.first(), matches.first()) {
-            (signals.coverage, signals.phrase) = coverage(&built, m);
-            signals.top_score = h.0;
-            signals.known_share = built.known_share;
-            signals.margin = match hits.get(1) {
-                Some(second) if second.0 > 0.0 => h.0 / second.0,
-                _ => MARGIN_ALONE,
-            };
         }
         // Every shown document is read even after one fails, so a lazily loaded index learns
         // all the blocks it lacks in one round.
@@ -191,6 +183,17 @@ impl BookIndex {
             .collect();
         if let Some(e) = failed {
             return Err(e.into());
+        }
+        let (hits, docs, matches) = self.run_rerank(&built, hits, docs, matches, limit, opts);
+        let mut signals = Signals::default();
+        if let (Some(h), Some(m)) = (hits.first(), matches.first()) {
+            (signals.coverage, signals.phrase) = coverage(&built, m);
+            signals.top_score = h.0;
+            signals.known_share = built.known_share;
+            signals.margin = match hits.get(1) {
+                Some(second) if second.0 > 0.0 => h.0 / second.0,
+                _ => MARGIN_ALONE,
+            };
         }
         if let Some(Some(doc)) = docs.first() {
             let errors: Vec<&str> = doc
@@ -231,6 +234,51 @@ impl BookIndex {
             confident,
             signals,
         })
+    }
+
+    /// Moves up the candidates whose text holds a longer run of the query's words in order
+    /// (see [`crate::Tuning::run_rerank`]), then keeps the first `limit`.
+    fn run_rerank(
+        &self,
+        built: &BuiltQuery,
+        hits: Vec<Candidate>,
+        docs: Vec<Option<TantivyDocument>>,
+        matches: Vec<Matches>,
+        limit: usize,
+        opts: &SearchOptions,
+    ) -> (Vec<Candidate>, Vec<Option<TantivyDocument>>, Vec<Matches>) {
+        let mut ranked: Vec<_> = hits.into_iter().zip(docs).zip(matches).collect();
+        if opts.tuning.run_rerank && ranked.len() > 1 && !built.prose_pairs.is_empty() {
+            let cap = opts.tuning.run_cap.max(1);
+            let w = opts.tuning.run_weight.max(0.0);
+            for ((h, doc), _) in &mut ranked {
+                let Some(doc) = doc else { continue };
+                let texts = [
+                    self.kb.text[F_TITLE],
+                    self.kb.text[F_BODY],
+                    self.kb.text[F_SIG],
+                ]
+                .into_iter()
+                .flat_map(|f| doc.get_all(f).filter_map(|v| v.as_str()));
+                let run = texts
+                    .map(|t| phrase_run(t, &built.prose_pairs))
+                    .max()
+                    .unwrap_or(0);
+                h.0 *= 1.0 + w * run.min(cap) as f32 / cap as f32;
+            }
+            // Stable: equal scores keep the previous order.
+            ranked.sort_by(|a, b| b.0.0.0.total_cmp(&a.0.0.0));
+        }
+        ranked.truncate(limit);
+        let mut hits = Vec::with_capacity(ranked.len());
+        let mut docs = Vec::with_capacity(ranked.len());
+        let mut matches = Vec::with_capacity(ranked.len());
+        for ((h, d), m) in ranked {
+            hits.push(h);
+            docs.push(d);
+            matches.push(m);
+        }
+        (hits, docs, matches)
     }
 
     /// For each hit, which clauses matched and what they contributed.
@@ -283,6 +331,32 @@ fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
     s.error_run >= tuning.min_error_run
         && s.error_share >= tuning.min_error_share
         && s.known_share >= tuning.min_known_share
+}
+
+/// The longest chain of `text`'s prose tokens whose every adjacent pair is adjacent in the
+/// query too, counted in content words (function words ride along but do not count).
+fn phrase_run(text: &str, pairs: &HashMap<String, HashSet<String>>) -> usize {
+    let toks: Vec<String> = analyze(text, Analyzer::Prose)
+        .into_iter()
+        .filter(|t| t.part)
+        .map(|t| t.text)
+        .collect();
+    let content = |t: &str| usize::from(!crate::query::is_stopword(t));
+    let mut best = 0;
+    let mut cur = 0;
+    for w in toks.windows(2) {
+        if pairs.get(&w[0]).is_some_and(|next| next.contains(&w[1])) {
+            cur = if cur == 0 {
+                content(&w[0]) + content(&w[1])
+            } else {
+                cur + content(&w[1])
+            };
+            best = best.max(cur);
+        } else {
+            cur = 0;
+        }
+    }
+    best
 }
 
 /// The longest run of consecutive tokens shared by a query line and one error text, and that

@@ -112,8 +112,11 @@ fn strip_prefix(line: &str) -> (&str, bool) {
             let inner_first = first_word(inner).0;
             // `[main]`, `[2021-...]`, `[ERROR]` are prefixes; `[ODPS-0130071]` at the start of a
             // line is an error code, so brackets count as prefix only inside a log prefix.
+            // `[Producer clientId=console-producer]`: a logging context of key=value pairs.
+            let context = inner.contains('=') && !inner.contains(':');
             if is_timestamp(inner_first)
                 || is_level(inner.trim())
+                || context
                 || (in_prefix && !inner.trim().is_empty())
             {
                 error_level |= matches!(inner.trim(), "ERROR" | "SEVERE" | "FATAL");
@@ -283,6 +286,13 @@ mod tests {
         let p = split_paste("[2023-01-02T03:04:05.678Z] ERROR [main] Something broke");
         assert_eq!(p.lines[0].text, "Something broke");
         assert_eq!(p.lines[0].role, LineRole::Message);
+        let p = split_paste(
+            "[AdminClient clientId=adminclient-1] Connection to node 1 could not be established.",
+        );
+        assert_eq!(
+            p.lines[0].text,
+            "Connection to node 1 could not be established."
+        );
         // A leading error code is not a prefix.
         let p = split_paste("[ODPS-0130071]: Semantic analysis exception");
         assert_eq!(

@@ -160,7 +160,7 @@ function dirBytes(dir) {
 const ENTRY_RE = /<article\b[^>]*\bdata-entry-id="([^"]+)"/;
 
 // Pagefind over kbook's entry pages (only the entry article, as kbook indexes), as in
-// bench/compare-pagefind.mjs.
+// bench/compare-search.mjs.
 async function buildPagefind(site, outDir) {
   const pagefind = await import(
     pathToFileURL(path.join(here, "pagefind", "node_modules", "pagefind", "lib", "index.js")).href

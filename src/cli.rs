@@ -419,7 +419,7 @@ pub fn new_entry(book: &Path, spec: &str) -> Result<()> {
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let text = format!(
-        "---\nid: {id}\ntitle: \"\"\nconnector: {connector}\nkind: error            # error | troubleshooting | howto | concept | behavior\nerrors:                # verbatim error text from the logs\n  - \"\"\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nrelated: []\nupdated: {}\naliases: []\n---\n## Symptom\n\n## Cause\n\n## Solution\n\n1. \n",
+        "---\nid: {id}\ntitle: \"\"\nconnector: {connector}\nkind: error            # error | troubleshooting | howto | concept | behavior\nerrors:                # verbatim error text from the logs, or {{ text: \"…\", source: \"https://…\" }}\n  - \"\"\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nrelated: []\nupdated: {}\naliases: []\n---\n## Symptom\n\n## Cause\n\n## Solution\n\n1. \n",
         crate::content::today()
     );
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;

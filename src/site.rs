@@ -378,7 +378,8 @@ fn entry_doc(e: &content::Entry, body: &RenderedBody) -> kbook_search::EntryDoc 
         title: e.fm.title.clone(),
         connector: e.fm.connector.clone(),
         kind: e.fm.kind.clone(),
-        errors: e.fm.errors.clone(),
+        // Only the text is searched; a source URL is no part of the error.
+        errors: e.fm.errors.iter().map(|err| err.text.clone()).collect(),
         body: body.text.clone(),
         code: body.code.clone(),
         tags: e.fm.tags.clone(),

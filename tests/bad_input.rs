@@ -204,6 +204,39 @@ fn unknown_key_in_a_version_item() {
 }
 
 #[test]
+fn error_source_not_a_url() {
+    assert_fails_with(
+        &Case::new("error-source-not-a-url"),
+        &[
+            "content/kafka/src.md:7:5: error: `source` in errors item 1 is not an http(s) URL: `kafka.apache.org/documentation`",
+            "starting with `https://`",
+        ],
+    );
+}
+
+#[test]
+fn error_mapping_without_text() {
+    assert_fails_with(
+        &Case::new("error-without-text"),
+        &[
+            "content/kafka/notext.md:7:5: error: errors item 2 has no `text`",
+            "add `text: \"…\"`",
+        ],
+    );
+}
+
+#[test]
+fn unknown_key_in_an_error_item() {
+    assert_fails_with(
+        &Case::new("unknown-error-key"),
+        &[
+            "content/kafka/ekey.md:7:5: error: unknown key `sorce` in errors item 1",
+            "did you mean `source`?",
+        ],
+    );
+}
+
+#[test]
 fn every_required_field_missing() {
     let err = assert_fails_with(
         &Case::new("missing-fields"),

@@ -324,6 +324,12 @@ fn good_book_builds_a_complete_site() {
         "title must be escaped"
     );
     assert!(ssl.contains("javax.net.ssl.SSLHandshakeException: PKIX path building failed"));
+    // An error given as `{text, source}` (TOML here, YAML in the MySQL entry) shows its text
+    // with a link to the source; a plain string gets no link.
+    assert!(ssl.contains("<code>unable to find valid certification path to requested target</code></pre><a class=\"error-source\" href=\"https://github.com/openjdk/jdk/blob/master/src/java.base/share/classes/sun/security/provider/certpath/SunCertPathBuilder.java\""), "{ssl}");
+    assert_eq!(ssl.matches("class=\"error-source\"").count(), 1);
+    let mysql = read(out, "mysql/mysql-incorrect-string.html");
+    assert!(mysql.contains("<code>Incorrect string value</code></pre><a class=\"error-source\" href=\"https://dev.mysql.com/doc/mysql-errors/8.0/en/server-error-reference.html#error_er_truncated_wrong_value_for_field\""), "{mysql}");
     assert!(ssl.contains("&gt;=8.0.5, &lt;8.0.9"), "versions table");
     assert!(ssl.contains("class=\"hl-"), "highlighted code");
     assert!(
@@ -337,6 +343,17 @@ fn good_book_builds_a_complete_site() {
     assert!(
         errors.contains("\\xF0\\x9F\\x98\\x80"),
         "error text shown verbatim"
+    );
+    assert!(
+        errors.contains("<code>Incorrect string value</code>")
+            && errors.contains(
+                "<code>unable to find valid certification path to requested target</code>"
+            ),
+        "errors written as a mapping are listed by their text"
+    );
+    assert!(
+        !errors.contains("dev.mysql.com"),
+        "the index lists texts, not sources"
     );
     let home = read(out, "index.html");
     assert!(

@@ -30,9 +30,10 @@ fuzz_target!(|data: &[u8]| {
             let _ = e.locator.value(key, "a");
             let _ = e.locator.item(key, 1);
             let _ = e.locator.item_key(key, 0, "product");
+            let _ = e.locator.nested_key(key, "text", 1);
         }
         for err in &e.fm.errors {
-            let _ = e.locator.value("errors", err);
+            let _ = e.locator.value("errors", &err.text);
         }
         // `kbook check --fix` rewrites front-matter of valid entries.
         if let Ok(text) = std::str::from_utf8(data) {

@@ -73,13 +73,27 @@ pub fn canonical_front_matter(fm: &EntryFrontMatter, syntax: Syntax) -> String {
                 Syntax::Yaml => {
                     out.push_str("errors:\n");
                     for e in &fm.errors {
-                        out.push_str(&format!("  - {}\n", q(e)));
+                        match &e.source {
+                            Some(src) => out.push_str(&format!(
+                                "  - text: {}\n    source: {}\n",
+                                q(&e.text),
+                                q(src)
+                            )),
+                            None => out.push_str(&format!("  - {}\n", q(&e.text))),
+                        }
                     }
                 }
                 Syntax::Toml => {
                     out.push_str("errors = [\n");
                     for e in &fm.errors {
-                        out.push_str(&format!("  {},\n", q(e)));
+                        match &e.source {
+                            Some(src) => out.push_str(&format!(
+                                "  {{ text = {}, source = {} }},\n",
+                                q(&e.text),
+                                q(src)
+                            )),
+                            None => out.push_str(&format!("  {},\n", q(&e.text))),
+                        }
                     }
                     out.push_str("]\n");
                 }
@@ -201,6 +215,24 @@ mod tests {
             fixed,
             "idempotent"
         );
+    }
+
+    #[test]
+    fn keeps_error_sources() {
+        let url = "https://dev.mysql.com/doc/mysql-errors/8.0/en/server-error-reference.html";
+        for raw in [
+            format!(
+                "---\ntitle: T\nconnector: kafka\nkind: error\nerrors: [\"a\", {{source: \"{url}\", text: \"b\"}}]\n---\nbody\n"
+            ),
+            format!(
+                "+++\ntitle = \"T\"\nconnector = \"kafka\"\nkind = \"error\"\nerrors = [\"a\", {{ source = \"{url}\", text = \"b\" }}]\n+++\nbody\n"
+            ),
+        ] {
+            let fixed = fix_file(&raw, &fm_of(&raw)).unwrap();
+            assert!(fixed.contains("text"), "{fixed}");
+            assert_eq!(fm_of(&fixed), fm_of(&raw), "{fixed}");
+            assert_eq!(fix_file(&fixed, &fm_of(&fixed)).unwrap(), fixed);
+        }
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub const KEYS: [&str; 10] = [
 /// Every key of one `versions` item.
 pub const VERSION_KEYS: [&str; 4] = ["product", "affected", "fixed", "note"];
 
+/// Every key of one `errors` item written as a mapping.
+pub const ERROR_KEYS: [&str; 2] = ["text", "source"];
+
 /// Front-matter syntax, chosen by the opening delimiter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Syntax {
@@ -80,6 +83,25 @@ pub struct VersionEntry {
     pub note: Option<String>,
 }
 
+/// One `errors` item: a plain string, or a mapping `{text, source}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct ErrorString {
+    /// The error text as the system prints it (the only part that is searched).
+    pub text: String,
+    /// An http(s) URL of the public page or source file that documents the text.
+    pub source: Option<String>,
+}
+
+impl ErrorString {
+    /// A plain error string, without a source.
+    pub fn plain(text: impl Into<String>) -> Self {
+        ErrorString {
+            text: text.into(),
+            source: None,
+        }
+    }
+}
+
 /// The validated front-matter of an entry.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EntryFrontMatter {
@@ -91,8 +113,8 @@ pub struct EntryFrontMatter {
     pub connector: String,
     /// Kind.
     pub kind: String,
-    /// Verbatim error strings.
-    pub errors: Vec<String>,
+    /// Verbatim error strings, each with the page that documents it when given.
+    pub errors: Vec<ErrorString>,
     /// Version statements.
     pub versions: Vec<VersionEntry>,
     /// Tags.
@@ -261,6 +283,34 @@ impl Locator {
         )
     }
 
+    /// Position of item `n` of list `key` when the list is written one item per line
+    /// (YAML block style, TOML array of tables); `None` for flow and inline lists.
+    pub fn item_start(&self, key: &str, n: usize) -> Option<(usize, usize)> {
+        self.item_line(key, n).map(|i| {
+            let indent = self.lines[i].len() - self.lines[i].trim_start().len();
+            self.pos(i, indent)
+        })
+    }
+
+    /// Position of the `n`-th (0-based) key `sub` (`sub:` or `sub =`) in the region of `key`,
+    /// outside quoted strings and comments. Finds the keys of mappings nested in a list in
+    /// any style: YAML block or flow, TOML inline tables.
+    pub fn nested_key(&self, key: &str, sub: &str, n: usize) -> Option<(usize, usize)> {
+        let (s, e) = self.region(key)?;
+        let mut quote = None;
+        let mut seen = 0;
+        for i in s..e {
+            for at in key_offsets(&self.lines[i], sub, &mut quote) {
+                if seen == n {
+                    let col = self.lines[i].get(..at).map_or(0, |p| p.chars().count());
+                    return Some(self.pos(i, col));
+                }
+                seen += 1;
+            }
+        }
+        None
+    }
+
     fn item_line(&self, key: &str, n: usize) -> Option<usize> {
         let (s, e) = self.region(key)?;
         let starts: Vec<usize> = match self.syntax {
@@ -289,6 +339,49 @@ impl Locator {
         }
         self.item(key, n)
     }
+}
+
+/// Byte offsets of the keys `key` (followed by `:` or `=`) in `line`, skipping text inside
+/// quotes and after a comment `#`. `quote` carries an open quote over to the next line, as
+/// double-quoted strings may span lines.
+fn key_offsets(line: &str, key: &str, quote: &mut Option<u8>) -> Vec<usize> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if let Some(q) = *quote {
+            if q == b'"' && c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == q {
+                *quote = None;
+            }
+            i += 1;
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|p| b[p]);
+        let at_value_start = prev.is_none_or(|p| b" \t[{,:=".contains(&p));
+        match c {
+            b'#' if prev.is_none_or(|p| p == b' ' || p == b'\t') => break,
+            // An apostrophe inside a plain YAML scalar (`can't`) opens no string.
+            b'"' | b'\'' if at_value_start => *quote = Some(c),
+            _ if b[i..].starts_with(key.as_bytes())
+                && prev.is_none_or(|p| !p.is_ascii_alphanumeric() && p != b'_' && p != b'-') =>
+            {
+                let after = line.get(i + key.len()..).unwrap_or_default().trim_start();
+                if after.starts_with(':') || after.starts_with('=') {
+                    out.push(i);
+                    i += key.len();
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
 }
 
 fn find_key(line: &str, key: &str) -> Option<usize> {
@@ -583,7 +676,7 @@ impl Validator<'_> {
                         }
                     }
                 }
-                "errors" => fm.errors = self.string_list(key, value, false),
+                "errors" => fm.errors = self.errors(value),
                 "tags" => fm.tags = self.string_list(key, value, true),
                 "related" => fm.related = self.string_list(key, value, true),
                 "aliases" => fm.aliases = self.string_list(key, value, false),
@@ -620,16 +713,123 @@ impl Validator<'_> {
                 );
             }
         }
-        for (i, e) in fm.errors.iter().enumerate() {
-            if e.trim().is_empty() {
-                self.err(
+        fm
+    }
+
+    /// `errors`: each item a string, or a mapping with `text` and an optional `source` URL.
+    fn errors(&mut self, v: &FmValue) -> Vec<ErrorString> {
+        let FmValue::List(items) = v else {
+            if matches!(v, FmValue::Null) {
+                return Vec::new();
+            }
+            self.err(
+                self.loc.key("errors"),
+                format!("`errors` must be a list, found {}", v.type_name()),
+                "write `errors: [\"…\"]` or one `- item` per line",
+            );
+            return Vec::new();
+        };
+        // Keys of earlier mapping items, counted per name: the locator finds the n-th one.
+        let mut keys_before = std::collections::HashMap::new();
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let (error, text_at) = match item {
+                FmValue::Str(s) | FmValue::Number(s) => (
+                    Some(ErrorString::plain(s.clone())),
                     self.loc.item("errors", i),
+                ),
+                FmValue::Map(fields) => self.error_mapping(i, fields, &mut keys_before),
+                other => {
+                    self.err(
+                        self.loc.item("errors", i),
+                        format!(
+                            "item {} of `errors` must be a string or a mapping, found {}",
+                            i + 1,
+                            other.type_name()
+                        ),
+                        "quote it, or write `{text: \"…\", source: \"https://…\"}`",
+                    );
+                    continue;
+                }
+            };
+            let Some(error) = error else { continue };
+            if error.text.trim().is_empty() {
+                self.err(
+                    text_at,
                     "an error string is empty",
                     "remove it or paste the error text",
                 );
             }
+            out.push(error);
         }
-        fm
+        out
+    }
+
+    /// Errors item `i` written as a mapping: the error (when it has a usable `text`) and
+    /// the position of its `text`.
+    fn error_mapping<'k>(
+        &mut self,
+        i: usize,
+        fields: &'k [(String, FmValue)],
+        keys_before: &mut std::collections::HashMap<&'k str, usize>,
+    ) -> (Option<ErrorString>, (usize, usize)) {
+        let loc = self.loc;
+        let at = |k: &str, n: usize| {
+            loc.nested_key("errors", k, n)
+                .unwrap_or_else(|| loc.item_key("errors", i, k))
+        };
+        // The item itself: its `-` line in a block list, else its first key.
+        let item_at = match (loc.item_start("errors", i), fields.first()) {
+            (Some(p), _) => p,
+            (None, Some((k, _))) => at(k, keys_before.get(k.as_str()).copied().unwrap_or(0)),
+            (None, None) => loc.item("errors", i),
+        };
+        let (mut text, mut text_at, mut source) = (None, item_at, None);
+        for (k, val) in fields {
+            let n = keys_before.entry(k.as_str()).or_insert(0);
+            let pos = at(k, *n);
+            *n += 1;
+            match (k.as_str(), val) {
+                ("text", FmValue::Str(s) | FmValue::Number(s)) => {
+                    text = Some(s.clone());
+                    text_at = pos;
+                }
+                ("source", FmValue::Str(s)) if is_http_url(s) => source = Some(s.clone()),
+                ("source", FmValue::Str(s)) => self.err(
+                    pos,
+                    format!("`source` in errors item {} is not an http(s) URL: `{s}`", i + 1),
+                    "give the address of the public page or source file that documents this error, starting with `https://`",
+                ),
+                ("text" | "source", other) => self.err(
+                    pos,
+                    format!(
+                        "`{k}` in errors item {} must be a string, found {}",
+                        i + 1,
+                        other.type_name()
+                    ),
+                    "quote the value",
+                ),
+                _ => {
+                    let hint = match did_you_mean(k, ERROR_KEYS) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!("known keys: {}", ERROR_KEYS.join(", ")),
+                    };
+                    self.err(
+                        pos,
+                        format!("unknown key `{k}` in errors item {}", i + 1),
+                        hint,
+                    );
+                }
+            }
+        }
+        if !fields.iter().any(|(k, _)| k == "text") {
+            self.err(
+                item_at,
+                format!("errors item {} has no `text`", i + 1),
+                "add `text: \"…\"` with the error message as the system prints it",
+            );
+        }
+        (text.map(|text| ErrorString { text, source }), text_at)
     }
 
     fn string(&mut self, key: &str, v: &FmValue) -> Option<String> {
@@ -807,6 +1007,28 @@ impl Validator<'_> {
     }
 }
 
+/// Whether `s` is an absolute http or https URL with a host and no characters a URL
+/// cannot hold (spaces, quotes, angle brackets).
+pub fn is_http_url(s: &str) -> bool {
+    let scheme_end = s.find("://").unwrap_or(0);
+    let rest = match s.get(..scheme_end) {
+        Some(scheme)
+            if scheme.eq_ignore_ascii_case("https") || scheme.eq_ignore_ascii_case("http") =>
+        {
+            s.get(scheme_end + 3..).unwrap_or_default()
+        }
+        _ => return false,
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b))
+        && !s
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || "\"<>\\`".contains(c))
+}
+
 /// Whether `s` is a real calendar date written `YYYY-MM-DD`.
 pub fn is_valid_date(s: &str) -> bool {
     let b = s.as_bytes();
@@ -858,7 +1080,7 @@ mod tests {
         assert!(d.is_empty(), "{d:?}");
         let fm = fm.unwrap();
         assert_eq!(fm.title, "T");
-        assert_eq!(fm.errors, vec!["E: x"]);
+        assert_eq!(fm.errors, vec![ErrorString::plain("E: x")]);
         assert_eq!(fm.versions[0].fixed.as_ref().unwrap().0, "8.0.9");
         assert_eq!(fm.tags, vec!["a", "b"]);
         assert_eq!(fm.updated.as_deref(), Some("2026-11-29"));
@@ -945,6 +1167,86 @@ mod tests {
         assert!(d[0].message.contains("never closed"));
         let (_, d) = run("\n \n");
         assert!(d[0].message.contains("empty"));
+    }
+
+    #[test]
+    fn error_items_with_sources_in_every_style() {
+        let url = "https://github.com/apache/kafka/blob/trunk/A.java";
+        let want = |fm: EntryFrontMatter| {
+            assert_eq!(
+                fm.errors,
+                vec![
+                    ErrorString::plain("plain: one"),
+                    ErrorString {
+                        text: "Broker may not be available.".into(),
+                        source: Some(url.into()),
+                    },
+                ]
+            );
+        };
+        for text in [
+            format!(
+                "---\ntitle: T\nconnector: kafka\nkind: error\nerrors:\n  - \"plain: one\"\n  - text: \"Broker may not be available.\"\n    source: \"{url}\"\n---\nbody\n"
+            ),
+            format!(
+                "---\ntitle: T\nconnector: kafka\nkind: error\nerrors: [\"plain: one\", {{text: Broker may not be available., source: \"{url}\"}}]\n---\nbody\n"
+            ),
+            format!(
+                "+++\ntitle = \"T\"\nconnector = \"kafka\"\nkind = \"error\"\nerrors = [\n  \"plain: one\",\n  {{ text = \"Broker may not be available.\", source = \"{url}\" }},\n]\n+++\nbody\n"
+            ),
+        ] {
+            let (fm, d) = run(&text);
+            assert!(d.is_empty(), "{d:?}");
+            want(fm.unwrap());
+        }
+    }
+
+    #[test]
+    fn error_item_problems_are_located_in_every_style() {
+        let msgs = |text: &str| -> Vec<String> {
+            let (_, d) = run(text);
+            d.iter()
+                .map(|d| format!("{}:{} {}", d.line, d.column, d.message))
+                .collect()
+        };
+        // The text of the first item holds `source:` and `sorce:`: quoted, so not keys.
+        let yaml = "---\ntitle: T\nconnector: kafka\nkind: error\nerrors:\n  - text: \"bad source: sorce: x\"\n    sorce: \"https://a.example\"\n  - source: \"ftp://a.example/x\"\n  - {text: \"\", source: \"https://a.example\"}\n  - [nested]\n---\nbody\n";
+        assert_eq!(
+            msgs(yaml),
+            [
+                "7:5 unknown key `sorce` in errors item 1",
+                "8:5 `source` in errors item 2 is not an http(s) URL: `ftp://a.example/x`",
+                "8:3 errors item 2 has no `text`",
+                "9:6 an error string is empty",
+                "10:3 item 4 of `errors` must be a string or a mapping, found a list",
+            ]
+        );
+        let toml = "+++\ntitle = \"T\"\nconnector = \"kafka\"\nkind = \"error\"\nerrors = [\n  \"source = x\",\n  { text = \"a\", sorce = \"https://a.example\" },\n  { source = \"a.example\" },\n]\n+++\nbody\n";
+        assert_eq!(
+            msgs(toml),
+            [
+                "7:17 unknown key `sorce` in errors item 2",
+                "8:5 `source` in errors item 3 is not an http(s) URL: `a.example`",
+                "8:5 errors item 3 has no `text`",
+            ]
+        );
+    }
+
+    #[test]
+    fn http_urls() {
+        assert!(is_http_url("https://dev.mysql.com/doc/a.html#b"));
+        assert!(is_http_url("HTTP://localhost:8080"));
+        for bad in [
+            "dev.mysql.com/doc",
+            "javascript:alert(1)",
+            "https://",
+            "https:///x",
+            "https://a b",
+            "https://a/\"><script>",
+            "ftp://a",
+        ] {
+            assert!(!is_http_url(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -339,7 +339,7 @@ fn lint_book(book: &Book, by_id: &HashMap<&str, &Entry>, today: &str, diags: &mu
     // The same error string claimed by two entries: a reader who pastes it gets two answers.
     let mut claimed: HashMap<String, &Entry> = HashMap::new();
     for e in &book.entries {
-        for err in &e.fm.errors {
+        for err in e.fm.errors.iter().map(|err| &err.text) {
             let key = err.split_whitespace().collect::<Vec<_>>().join(" ");
             match claimed.get(&key) {
                 Some(other) if other.id != e.id => {

@@ -228,7 +228,10 @@ struct EntryView<'a> {
     connector: &'a str,
     connector_name: String,
     kind: &'a str,
-    errors: &'a [String],
+    /// The error texts alone: a book's own template may print each item as `{{ err }}`.
+    errors: Vec<&'a str>,
+    /// Each error as `{text, source}`; `source` is null when not given.
+    error_items: &'a [crate::content::frontmatter::ErrorString],
     versions: Vec<VersionRow>,
     tags: &'a [String],
     related: Vec<EntryLink>,
@@ -396,7 +399,8 @@ pub fn render_all(
                 connector: &e.fm.connector,
                 connector_name: config.connector_name(&e.fm.connector),
                 kind: &e.fm.kind,
-                errors: &e.fm.errors,
+                errors: e.fm.errors.iter().map(|err| err.text.as_str()).collect(),
+                error_items: &e.fm.errors,
                 versions: e
                     .fm
                     .versions
@@ -555,7 +559,7 @@ pub fn render_all(
         .flat_map(|e| {
             e.fm.errors
                 .iter()
-                .map(move |s| (s.clone(), EntryLink::of(e)))
+                .map(move |s| (s.text.clone(), EntryLink::of(e)))
         })
         .collect();
     // Keys computed once: a key per comparison allocated a million strings at 10,000 entries.

@@ -2,7 +2,7 @@
 //! loader script) and the `kbook search` / `kbook eval` commands over a built book.
 
 use anyhow::{Context, Result, bail};
-use kbook_search::version::{VersionMatch, parse_product_version};
+use kbook_search::version::{Version, VersionMatch, parse_product_version};
 use kbook_search::{BookIndex, EntryDoc, SearchOptions, SearchResults, Tuning};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -244,7 +244,8 @@ pub struct SearchArgs {
     /// Only entries of this kind.
     #[arg(long)]
     pub kind: Option<String>,
-    /// Your product version, e.g. `vvr=8.0.7`: hides entries that do not affect it.
+    /// Your product version, e.g. `vvr=8.0.7`: entries that do not affect it are listed
+    /// after the others, marked `[not your version]`.
     #[arg(long, value_name = "PRODUCT=VERSION")]
     pub version: Option<String>,
     /// Show which fields and terms scored for each result.
@@ -300,12 +301,34 @@ pub fn run_search(args: &SearchArgs) -> Result<ExitCode> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&results)?);
     } else {
-        print_results(&results, args.explain);
+        print_results(&results, args.explain, opts.version.as_ref());
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_results(r: &SearchResults, explain: bool) {
+/// The line `kbook search --version` prints under a hit; the page shows the same marks.
+fn version_mark(
+    m: VersionMatch,
+    fixed_in: Option<&str>,
+    product: &str,
+    version: &Version,
+) -> Option<String> {
+    match (m, fixed_in) {
+        (VersionMatch::Affected, Some(f)) => {
+            Some(format!("affects {product} {version}; fixed in {f}"))
+        }
+        (VersionMatch::Affected, None) => Some(format!("affects {product} {version}")),
+        (VersionMatch::Fixed, Some(f)) => Some(format!(
+            "[not your version] does not affect {product} {version} (fixed in {f})"
+        )),
+        (VersionMatch::Fixed | VersionMatch::NotAffected, _) => Some(format!(
+            "[not your version] does not affect {product} {version}"
+        )),
+        (VersionMatch::Unknown, _) => None,
+    }
+}
+
+fn print_results(r: &SearchResults, explain: bool, reader: Option<&(String, Version)>) {
     if r.hits.is_empty() {
         println!("No entries match.");
         return;
@@ -326,12 +349,10 @@ fn print_results(r: &SearchResults, explain: bool) {
         if let Some(e) = &h.matched_error {
             println!("    matched: {}", one_line(e, 160));
         }
-        match (h.version_match, &h.fixed_in) {
-            (Some(VersionMatch::Affected), Some(f)) => {
-                println!("    affects your version; fixed in {f}")
-            }
-            (Some(VersionMatch::Affected), None) => println!("    affects your version"),
-            _ => {}
+        if let (Some(m), Some((product, version))) = (h.version_match, reader)
+            && let Some(mark) = version_mark(m, h.fixed_in.as_deref(), product, version)
+        {
+            println!("    {mark}");
         }
         if explain && let Some(x) = &h.explain {
             for line in x.lines() {

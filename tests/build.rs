@@ -475,3 +475,80 @@ fn init_and_new_scaffold_a_working_book() {
         .unwrap();
     assert!(!o.status.success());
 }
+
+/// `kbook search --version`: an entry that does not affect the reader's version is still
+/// listed, after the others, and marked; one that does says so and names the fix.
+#[test]
+fn search_with_a_version_lists_other_versions_last_and_marks_them() {
+    let c = case("good");
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Matches the SSL entry best, and the others a little ("kafka", "commit", "ssl").
+    let q = "javax.net.ssl.SSLHandshakeException: PKIX path building failed kafka commit";
+    let search = |extra: &[&str]| {
+        let o = kbook()
+            .arg("search")
+            .arg("--site")
+            .arg(&c.out)
+            .args(extra)
+            .arg(q)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["--json"];
+        args.extend_from_slice(extra);
+        serde_json::from_str(&search(&args)).unwrap()
+    };
+    let ids = |v: &serde_json::Value| -> Vec<String> {
+        v["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let plain = json(&[]);
+    assert_eq!(ids(&plain)[0], "kafka-ssl-handshake");
+    assert!(ids(&plain).len() >= 2, "{plain}");
+
+    let past_fix = json(&["--version", "vvr=8.0.11"]);
+    let got = ids(&past_fix);
+    assert_eq!(got.last().map(String::as_str), Some("kafka-ssl-handshake"));
+    let mut same = got.clone();
+    same.sort();
+    let mut before = ids(&plain);
+    before.sort();
+    assert_eq!(same, before, "a version must not hide or add entries");
+    let hit = past_fix["hits"].as_array().unwrap().last().unwrap();
+    assert_eq!(hit["version_match"], "fixed");
+    assert_eq!(hit["fixed_in"], "8.0.9");
+    let text = search(&["--version", "vvr=8.0.11"]);
+    let mark = "[not your version] does not affect vvr 8.0.11 (fixed in 8.0.9)";
+    assert!(text.contains(mark), "{text}");
+    let first = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with(" 1. "))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(!first(&text).contains("SSL handshake"), "{text}");
+
+    let affected = search(&["--version", "vvr=8.0.7"]);
+    assert!(first(&affected).contains("SSL handshake"), "{affected}");
+    assert!(
+        affected.contains("affects vvr 8.0.7; fixed in 8.0.9")
+            && !affected.contains("[not your version]"),
+        "{affected}"
+    );
+    let bad = kbook()
+        .args(["search", "--version", "vvr=eight", "--site"])
+        .arg(&c.out)
+        .arg(q)
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("bad --version"), "{}", stderr(&bad));
+}

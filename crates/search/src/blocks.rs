@@ -31,14 +31,13 @@ use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
-use tantivy::collector::TopDocs;
 use tantivy::directory::error::{DeleteError, OpenReadError, OpenWriteError};
 use tantivy::directory::{
     FileHandle, OwnedBytes, RamDirectory, WatchCallback, WatchHandle, WritePtr,
 };
-use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, TermQuery};
+use tantivy::query::Query;
 use tantivy::schema::IndexRecordOption;
-use tantivy::{Directory, HasLen, Index, ReloadPolicy, TantivyDocument, Term};
+use tantivy::{Directory, HasLen, Index, ReloadPolicy, Term};
 
 /// First bytes of a block-split index head.
 pub const HEAD_MAGIC: &[u8; 8] = b"KBOOKHD\0";
@@ -580,10 +579,6 @@ impl std::fmt::Debug for LazyIndex {
     }
 }
 
-/// Candidates whose documents the planner prefetches under a version filter (the reader
-/// over-fetches that many). A plan that reads fewer only costs another round.
-const PLAN_DOCS: usize = 250;
-
 impl LazyIndex {
     /// Opens a packed index or a head.
     pub fn open(bytes: Vec<u8>) -> Result<LazyIndex, SearchError> {
@@ -701,33 +696,9 @@ impl Planner {
         if !missing.is_empty() {
             return missing;
         }
-        // 3. The stored documents. With a version filter the reader reads candidates'
-        // documents one by one before ranking: prefetch them together.
-        if opts.version.is_some() {
-            let mut top: Vec<(Occur, Box<dyn Query>)> =
-                vec![(Occur::Must, built.scoring_query(&opts.tuning))];
-            for t in filters {
-                top.push((
-                    Occur::Must,
-                    Box::new(ConstScoreQuery::new(
-                        Box::new(TermQuery::new(t, IndexRecordOption::Basic)),
-                        0.0,
-                    )),
-                ));
-            }
-            let full = BooleanQuery::new(top);
-            if let Ok(found) = self
-                .reader
-                .searcher
-                .search(&full, &TopDocs::with_limit(PLAN_DOCS).order_by_score())
-            {
-                for (_, addr) in found {
-                    let _ = self.reader.searcher.doc::<TantivyDocument>(addr);
-                }
-            }
-        }
-        // Then the real search: it reads every shown document even when one is missing, so
-        // this stage learns exactly the document-store blocks of the shown hits.
+        // 3. The stored documents of the shown hits (a reader's version only reorders them):
+        // the real search reads every one even when one is missing, so this stage learns
+        // exactly their document-store blocks.
         let _ = self.reader.search(query, opts);
         self.store.take_missing()
     }

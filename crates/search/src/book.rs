@@ -4,7 +4,7 @@ use crate::analysis::{Analyzer, analyze};
 use crate::pack::directory_from_packed;
 use crate::query::{BuiltQuery, ClauseKind, build_query, field_name};
 use crate::schema::{F_BODY, F_IDS, F_SIG, F_TITLE, KbSchema};
-use crate::version::{VersionMatch, VersionSpec, classify};
+use crate::version::match_stored_specs;
 use crate::{Hit, SearchError, SearchOptions, SearchResults, Signals, Snippet};
 use std::collections::{HashMap, HashSet};
 use tantivy::collector::TopDocs;
@@ -14,8 +14,6 @@ use tantivy::{DocAddress, DocId, Index, ReloadPolicy, Searcher, TantivyDocument,
 
 const DEFAULT_LIMIT: usize = 10;
 const MAX_LIMIT: usize = 200;
-/// Extra candidates fetched when a version filter may drop some.
-const VERSION_OVERFETCH: usize = 200;
 const SNIPPET_CHARS: usize = 220;
 /// Candidates reranked by coverage (see [`crate::Tuning::coverage_rerank`]).
 const RERANK_DEPTH: usize = 50;
@@ -36,15 +34,8 @@ impl std::fmt::Debug for BookIndex {
     }
 }
 
-/// A hit before display: score, address, stored doc (read early only for the version
-/// filter), version match, fix version.
-type Candidate = (
-    f32,
-    DocAddress,
-    Option<TantivyDocument>,
-    Option<VersionMatch>,
-    Option<String>,
-);
+/// A hit before display: score and address.
+type Candidate = (f32, DocAddress);
 
 /// Per-hit clause contributions: (clause index, score).
 type Matches = Vec<(usize, f32)>;
@@ -112,42 +103,11 @@ impl BookIndex {
         } else {
             limit
         };
-        let fetch = if opts.version.is_some() {
-            depth + VERSION_OVERFETCH
-        } else {
-            depth
-        };
-        let found: Vec<(f32, DocAddress)> = self
+        // Stored documents are read only for the hits shown (in the browser each one may
+        // cost a fetched block); the version of an entry only reorders those hits.
+        let mut hits: Vec<Candidate> = self
             .searcher
-            .search(&full, &TopDocs::with_limit(fetch).order_by_score())?;
-
-        let mut hits: Vec<Candidate> = Vec::new();
-        for (score, addr) in found {
-            if hits.len() >= depth {
-                break;
-            }
-            let Some((product, version)) = &opts.version else {
-                // Stored documents are read only for the hits shown: in the browser each one
-                // may cost a fetched block.
-                hits.push((score, addr, None, None, None));
-                continue;
-            };
-            let doc: TantivyDocument = self.searcher.doc(addr)?;
-            let specs: Vec<VersionSpec> =
-                serde_json::from_str(first_text(&doc, self.kb.versions).unwrap_or("[]"))?;
-            let m = classify(&specs, product, version);
-            // Keep entries that affect the reader's version or say nothing about it.
-            if matches!(m, VersionMatch::NotAffected | VersionMatch::Fixed) {
-                continue;
-            }
-            let fixed_in = specs
-                .iter()
-                .filter(|s| s.product.eq_ignore_ascii_case(product))
-                .filter_map(|s| s.fixed.as_ref())
-                .find(|f| f.cmp_numeric(version).is_gt())
-                .map(|f| f.to_string());
-            hits.push((score, addr, Some(doc), Some(m), fixed_in));
-        }
+            .search(&full, &TopDocs::with_limit(depth).order_by_score())?;
 
         let addrs: Vec<DocAddress> = hits.iter().map(|h| h.1).collect();
         let mut matches = self.clause_matches(&built, &addrs)?;
@@ -169,16 +129,13 @@ impl BookIndex {
         // all the blocks it lacks in one round.
         let mut failed: Option<tantivy::TantivyError> = None;
         let docs: Vec<Option<TantivyDocument>> = hits
-            .iter_mut()
-            .map(|h| match h.2.take() {
-                Some(d) => Some(d),
-                None => match self.searcher.doc::<TantivyDocument>(h.1) {
-                    Ok(d) => Some(d),
-                    Err(e) => {
-                        failed.get_or_insert(e);
-                        None
-                    }
-                },
+            .iter()
+            .map(|h| match self.searcher.doc::<TantivyDocument>(h.1) {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    failed.get_or_insert(e);
+                    None
+                }
             })
             .collect();
         if let Some(e) = failed {
@@ -204,8 +161,16 @@ impl BookIndex {
         }
         let confident = !hits.is_empty() && is_confident(&signals, &opts.tuning);
         let mut out = Vec::with_capacity(hits.len());
-        for (((score, _, _, vm, fixed_in), doc), m) in hits.into_iter().zip(docs).zip(matches) {
+        for (((score, _), doc), m) in hits.into_iter().zip(docs).zip(matches) {
             let Some(doc) = doc else { continue };
+            let (version_match, fixed_in) = match &opts.version {
+                Some((product, version)) => {
+                    let specs = first_text(&doc, self.kb.versions).unwrap_or("[]");
+                    let (m, fixed) = match_stored_specs(specs, product, version)?;
+                    (Some(m), fixed)
+                }
+                None => (None, None),
+            };
             let errors: Vec<&str> = doc
                 .get_all(self.kb.text[F_SIG])
                 .filter_map(|v| v.as_str())
@@ -224,11 +189,13 @@ impl BookIndex {
                 score,
                 matched_error: best_error(&errors, &built),
                 snippet: snippet(body, &built.field_terms[F_BODY], Analyzer::Prose),
-                version_match: vm,
+                version_match,
                 fixed_in,
                 explain: opts.explain.then(|| explain_text(&built, score, &m)),
             });
         }
+        // Entries that do not affect the reader's version stay listed, below the rest.
+        crate::version::demote_not_applying(&mut out);
         Ok(SearchResults {
             hits: out,
             confident,

@@ -1,7 +1,7 @@
 //! kbook's search core, shared by the native `kbook` binary and the browser module.
 //!
-//! Everything that must behave identically on both sides lives here: the version model used
-//! by the "my version" filter, the schema, the analyzers, the paste splitter, the query builder
+//! Everything that must behave identically on both sides lives here: the version model behind
+//! the reader's "my version" choice, the schema, the analyzers, the paste splitter, the query builder
 //! and the packed index format. Index *writing* is native only (see [`build_packed_index`]).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
@@ -90,7 +90,7 @@ pub struct EntryDoc {
     pub code: String,
     /// Free tags.
     pub tags: Vec<String>,
-    /// Version statements, for the "my version" filter.
+    /// Version statements, matched against the reader's version.
     pub versions: Vec<version::VersionSpec>,
 }
 
@@ -117,7 +117,8 @@ pub struct SearchOptions {
     pub connector: Option<String>,
     /// Keep only entries of this kind.
     pub kind: Option<String>,
-    /// The reader's product version: drops entries that do not affect it.
+    /// The reader's product version: entries that do not affect it (not affected, or fixed)
+    /// stay in the results, after the others, with [`Hit::version_match`] saying why.
     pub version: Option<(String, version::Version)>,
     /// Fill [`Hit::explain`].
     pub explain: bool,
@@ -176,9 +177,10 @@ pub struct Hit {
     pub matched_error: Option<String>,
     /// A passage of the body with the query terms marked.
     pub snippet: Snippet,
-    /// How the entry relates to the reader's version (only with a version filter).
+    /// How the entry relates to the reader's version (only with [`SearchOptions::version`]).
     pub version_match: Option<version::VersionMatch>,
-    /// The release that fixes the problem, when the reader's version is affected and a fix exists.
+    /// The release that fixes the problem: for an affected reader the next fix, for a reader
+    /// past the fix the one they have (see [`version::fix_release`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fixed_in: Option<String>,
     /// Which fields and terms scored (only with `explain`).

@@ -272,6 +272,14 @@ pub enum VersionMatch {
     NotAffected,
 }
 
+impl VersionMatch {
+    /// Whether the entry may apply to the reader's version (affected, or nothing said).
+    /// Entries that do not apply are still shown, after the others and marked.
+    pub fn applies(self) -> bool {
+        matches!(self, VersionMatch::Affected | VersionMatch::Unknown)
+    }
+}
+
 /// One entry's version statement for one product, as indexed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VersionSpec {
@@ -311,6 +319,48 @@ pub fn classify(specs: &[VersionSpec], product: &str, version: &Version) -> Vers
         return VersionMatch::Affected;
     }
     VersionMatch::NotAffected
+}
+
+/// The fix release worth showing beside a match: for an affected reader the first fix after
+/// their version, for a reader past the fix the fix they already have (the latest one at or
+/// below their version, as backports give several).
+pub fn fix_release(
+    specs: &[VersionSpec],
+    product: &str,
+    version: &Version,
+    m: VersionMatch,
+) -> Option<String> {
+    let fixes = specs
+        .iter()
+        .filter(|s| s.product.eq_ignore_ascii_case(product))
+        .filter_map(|s| s.fixed.as_ref());
+    match m {
+        VersionMatch::Affected => fixes
+            .filter(|f| f.cmp_numeric(version).is_gt())
+            .min_by(|a, b| a.cmp_numeric(b)),
+        VersionMatch::Fixed => fixes
+            .filter(|f| f.cmp_numeric(version).is_le())
+            .max_by(|a, b| a.cmp_numeric(b)),
+        VersionMatch::Unknown | VersionMatch::NotAffected => None,
+    }
+    .map(Version::to_string)
+}
+
+/// Classifies an entry by its stored version statements (the index keeps them as JSON).
+pub fn match_stored_specs(
+    json: &str,
+    product: &str,
+    version: &Version,
+) -> Result<(VersionMatch, Option<String>), serde_json::Error> {
+    let specs: Vec<VersionSpec> = serde_json::from_str(json)?;
+    let m = classify(&specs, product, version);
+    Ok((m, fix_release(&specs, product, version, m)))
+}
+
+/// Moves hits whose entry does not apply to the reader's version after the others, keeping
+/// the order within both groups (the sort is stable).
+pub fn demote_not_applying(hits: &mut [crate::Hit]) {
+    hits.sort_by_key(|h| h.version_match.is_some_and(|m| !m.applies()));
 }
 
 /// Parses a reader's `product=version` (e.g. `vvr=8.0.7`).
@@ -392,8 +442,41 @@ mod tests {
             VersionMatch::NotAffected
         );
         assert_eq!(classify(&specs, "flink", &v("1.16")), VersionMatch::Unknown);
+        let m = |s| classify(&specs, "vvr", &v(s));
+        assert!(m("8.0.7").applies());
+        assert!(!m("8.0.11").applies() && !m("8.0.1").applies());
+        assert!(classify(&specs, "flink", &v("1.16")).applies());
         let (p, ver) = parse_product_version("VVR=8.0.7").unwrap();
         assert_eq!(p, "vvr");
         assert_eq!(ver.parts, vec![8, 0, 7]);
+    }
+
+    #[test]
+    fn fix_release_is_the_next_fix_or_the_one_already_had() {
+        let spec = |affected: &str, fixed: &str| VersionSpec {
+            product: "vvr".into(),
+            affected: Some(VersionRange::parse(affected).unwrap()),
+            fixed: Some(v(fixed)),
+        };
+        // A backport: fixed in 6.0.12 on the 6 line and in 8.0.9 on the 8 line.
+        let specs = vec![spec(">=8.0.5, <8.0.9", "8.0.9"), spec("<6.0.12", "6.0.12")];
+        let at = |s: &str| {
+            let m = classify(&specs, "vvr", &v(s));
+            (m, fix_release(&specs, "vvr", &v(s), m))
+        };
+        assert_eq!(at("6.0.3"), (VersionMatch::Affected, Some("6.0.12".into())));
+        assert_eq!(at("8.0.7"), (VersionMatch::Affected, Some("8.0.9".into())));
+        assert_eq!(at("8.0.11"), (VersionMatch::Fixed, Some("8.0.9".into())));
+        assert_eq!(at("7.0"), (VersionMatch::Fixed, Some("6.0.12".into())));
+        let json = serde_json::to_string(&specs).unwrap();
+        assert_eq!(
+            match_stored_specs(&json, "vvr", &v("8.0.11")).unwrap(),
+            (VersionMatch::Fixed, Some("8.0.9".into()))
+        );
+        assert_eq!(
+            match_stored_specs("[]", "vvr", &v("8.0.11")).unwrap(),
+            (VersionMatch::Unknown, None)
+        );
+        assert!(match_stored_specs("{", "vvr", &v("1")).is_err());
     }
 }

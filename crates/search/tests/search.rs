@@ -1,6 +1,6 @@
 //! Indexes a small fixture book and checks ranking of pasted errors, determinism, robustness.
 
-use kbook_search::version::{Version, VersionRange, VersionSpec};
+use kbook_search::version::{Version, VersionMatch, VersionRange, VersionSpec};
 use kbook_search::{BookIndex, EntryDoc, SearchOptions, Tuning, build_packed_index};
 
 fn entry(
@@ -214,7 +214,126 @@ fn filters_by_connector_kind_and_version() {
             },
         )
         .unwrap();
-    assert!(fixed.hits.iter().all(|h| h.id != "kafka-commit-offsets"));
+    // Not hidden: listed after the entries that may apply, marked, with the fix it has.
+    let last = fixed.hits.last().unwrap();
+    assert_eq!(last.id, "kafka-commit-offsets");
+    assert_eq!(last.version_match, Some(VersionMatch::Fixed));
+    assert_eq!(last.fixed_in.as_deref(), Some("8.0.9"));
+}
+
+/// With a reader's version, the hits are the same as without one, in the same order, except
+/// that entries which do not apply to that version move below the rest (order kept in both
+/// groups) and every hit says how it relates to the version.
+#[test]
+fn a_version_demotes_and_marks_but_never_hides() {
+    let mut docs = fixture();
+    // Several version-bound entries that all match "SSL peer shut down", so both groups have
+    // more than one member and the order inside each group is checked.
+    for i in 0..6 {
+        let mut e = entry(
+            &format!("ssl-variant-{i}"),
+            "mysql",
+            &format!("SSL peer shut down incorrectly, variant {i}"),
+            &["javax.net.ssl.SSLException: SSL peer shut down incorrectly"],
+            &"The TLS handshake was cut by the server. ".repeat(i + 1),
+            "",
+        );
+        e.versions = vec![VersionSpec {
+            product: "vvr".into(),
+            affected: Some(
+                VersionRange::parse(if i % 2 == 0 { "<8.0.9" } else { ">=8.0.5" }).unwrap(),
+            ),
+            fixed: (i % 2 == 0).then(|| Version::parse("8.0.9").unwrap()),
+        }];
+        docs.push(e);
+    }
+    let idx = BookIndex::open(build_packed_index(&docs).unwrap()).unwrap();
+    let q = "javax.net.ssl.SSLException: SSL peer shut down incorrectly handshake";
+    let plain = idx
+        .search(
+            q,
+            &SearchOptions {
+                limit: 20,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    assert!(plain.hits.len() >= 7, "{:?}", plain.hits);
+    assert!(plain.hits.iter().all(|h| h.version_match.is_none()));
+    // kafka-commit-offsets (">=8.0.5, <8.0.9", fixed 8.0.9) matches a little too.
+    for (reader, expect_demoted) in [("8.0.11", 4), ("8.0.1", 4), ("8.0.7", 0)] {
+        let opts = SearchOptions {
+            limit: 20,
+            version: Some(("vvr".into(), Version::parse(reader).unwrap())),
+            ..Default::default()
+        };
+        let r = idx.search(q, &opts).unwrap();
+        let ids =
+            |hits: &[kbook_search::Hit]| hits.iter().map(|h| h.id.clone()).collect::<Vec<_>>();
+        let applies = |h: &kbook_search::Hit| h.version_match.is_some_and(|m| m.applies());
+        // Same set, and the order is the plain order stably partitioned.
+        let expected: Vec<String> = {
+            let (mut yes, no): (Vec<_>, Vec<_>) = r
+                .hits
+                .iter()
+                .map(|h| {
+                    (
+                        plain.hits.iter().position(|p| p.id == h.id).unwrap(),
+                        applies(h),
+                    )
+                })
+                .partition(|(_, a)| *a);
+            let mut no = no;
+            yes.sort();
+            no.sort();
+            yes.into_iter()
+                .chain(no)
+                .map(|(i, _)| plain.hits[i].id.clone())
+                .collect()
+        };
+        let mut sorted_plain = ids(&plain.hits);
+        let mut sorted_got = ids(&r.hits);
+        sorted_plain.sort();
+        sorted_got.sort();
+        assert_eq!(
+            sorted_got, sorted_plain,
+            "vvr {reader}: a hit was dropped or added"
+        );
+        assert_eq!(ids(&r.hits), expected, "vvr {reader}");
+        assert_eq!(r.confident, plain.confident, "vvr {reader}");
+        let demoted = r.hits.iter().filter(|h| !applies(h)).count();
+        assert_eq!(demoted, expect_demoted, "vvr {reader}: {:?}", r.hits);
+        let first_demoted = r
+            .hits
+            .iter()
+            .position(|h| !applies(h))
+            .unwrap_or(r.hits.len());
+        assert!(
+            r.hits[first_demoted..].iter().all(|h| !applies(h)),
+            "vvr {reader}"
+        );
+        assert!(r.hits.iter().all(|h| h.version_match.is_some()));
+        for h in &r.hits {
+            let expect = match (h.id.strip_prefix("ssl-variant-"), reader) {
+                (None, _) if h.id == "kafka-commit-offsets" => match reader {
+                    "8.0.11" => VersionMatch::Fixed,
+                    "8.0.1" => VersionMatch::NotAffected,
+                    _ => VersionMatch::Affected,
+                },
+                (None, _) => VersionMatch::Unknown,
+                (Some(n), "8.0.11") if n.parse::<usize>().unwrap() % 2 == 0 => VersionMatch::Fixed,
+                (Some(_), "8.0.1" | "8.0.7") => {
+                    if h.id.ends_with(['0', '2', '4']) || reader == "8.0.7" {
+                        VersionMatch::Affected
+                    } else {
+                        VersionMatch::NotAffected
+                    }
+                }
+                (Some(_), _) => VersionMatch::Affected,
+            };
+            assert_eq!(h.version_match, Some(expect), "{} at vvr {reader}", h.id);
+        }
+    }
 }
 
 #[test]

@@ -383,16 +383,7 @@ fn entry_doc(e: &content::Entry, body: &RenderedBody) -> kbook_search::EntryDoc 
         body: body.text.clone(),
         code: body.code.clone(),
         tags: e.fm.tags.clone(),
-        versions: e
-            .fm
-            .versions
-            .iter()
-            .map(|v| kbook_search::version::VersionSpec {
-                product: v.product.clone(),
-                affected: v.affected.as_ref().map(|a| a.1.clone()),
-                fixed: v.fixed.as_ref().map(|f| f.1.clone()),
-            })
-            .collect(),
+        versions: e.fm.versions.iter().map(|v| v.spec()).collect(),
     }
 }
 

@@ -26,6 +26,64 @@
   // A pasted log beyond this is cut: the root cause is near the top, and it bounds the work.
   var MAX_QUERY_CHARS = 100000;
 
+  // The English texts of the search UI; the page may translate them (see theme.js).
+  var STRINGS = {
+    loading: "Loading search\u2026",
+    unavailable: "Search is unavailable: {error}",
+    failed: "Search failed: {error}",
+    recent: "Recent searches",
+    results_label: "Search results",
+    box_no_match: "No entries match. Try the exception message or its \u201cCaused by:\u201d line; the search page has more tips.",
+    box_weak: "No confident match. The nearest entries:",
+    box_all: "All results for this search on the search page \u2192",
+    no_match: "No entries match.",
+    no_match_filtered: "No entries match with these filters.",
+    no_match_filtered_hint: "Clear a chip to widen the search.",
+    no_confident: "No confident match.",
+    no_confident_more: "The nearest entries are listed below.",
+    results: "Results",
+    nearest: "Nearest entries",
+    status_none: "No results",
+    status_one: "{n} result in {ms} ms",
+    status_many: "{n} results in {ms} ms",
+    facet_connector: "Connector",
+    facet_kind: "Kind",
+    facet_label: "{name}:",
+    tips_title: "Tips:",
+    tip_paste: "Paste the exception message itself, or its \u201cCaused by:\u201d line, rather than the whole log.",
+    tip_values: "Leave out values from your environment: host names, table names, ids and timestamps.",
+    tip_fewer: "Try fewer words: the class name of the exception, or the error code.",
+    tip_index: "Browse the {link} (every error message, A\u2013Z).",
+    tip_index_link: "error index",
+    version_mark_other: "Not your version",
+    version_mark_other_fixed: "Not your version: fixed in {fixed}",
+    version_mark_affected: "Affects {version}",
+    version_mark_affected_fixed: "Affects {version}, fixed in {fixed}",
+    version_help: "Pick your product and type or pick its version: entries that do not affect it are listed last and marked.",
+    version_active: "Results for {version}: entries that do not affect it are listed last and marked.",
+    version_invalid: "\u201c{text}\u201d is not a version: use numbers such as 8.0.7.",
+  };
+  var kb = (window.kbook = window.kbook || {});
+  if (kb.addStrings) kb.addStrings(STRINGS);
+  // kb.t comes from theme.js; a book that replaced theme.js with an older copy still gets the
+  // English texts.
+  function t(key, vars) {
+    if (kb.t) return kb.t(key, vars);
+    var text = STRINGS[key] || key;
+    return vars ? text.replace(/\{([a-z_]+)\}/g, function (m, n) { return n in vars ? String(vars[n]) : m; }) : text;
+  }
+
+  function kindLabel(kind) {
+    var label = kb.strings && kb.strings["kind_" + kind];
+    return typeof label === "string" ? label : kind;
+  }
+
+  // The reader's version as the search module takes it (`vvr=8.0.7`), or "" (theme.js keeps it).
+  function versionParam() {
+    var c = kb.readerVersion ? kb.readerVersion() : null;
+    return c ? c.param : "";
+  }
+
   function metaContent(name) {
     var el = document.querySelector('meta[name="' + name + '"]');
     return el ? el.getAttribute("content") || "" : "";
@@ -350,8 +408,25 @@
     var b = el("span", "kbook-hit-badges");
     b.appendChild(el("span", "badge connector", hit.connector));
     b.appendChild(document.createTextNode(" "));
-    b.appendChild(el("span", "badge kind-" + String(hit.kind).replace(/[^a-z0-9-]/gi, ""), hit.kind));
+    b.appendChild(el("span", "badge kind-" + String(hit.kind).replace(/[^a-z0-9-]/gi, ""), kindLabel(hit.kind)));
     return b;
+  }
+
+  // How a hit relates to the reader's version (searches with a version only): entries that do
+  // not affect it are listed last, and say so.
+  function versionMark(hit) {
+    var m = hit.version_match;
+    var choice = kb.readerVersion ? kb.readerVersion() : null;
+    if (!m || m === "unknown" || !choice) return null;
+    var vars = { version: choice.label, fixed: hit.fixed_in };
+    if (m === "affected") {
+      return el("span", "kbook-version-mark applies", t(hit.fixed_in ? "version_mark_affected_fixed" : "version_mark_affected", vars));
+    }
+    return el("span", "kbook-version-mark other", t(m === "fixed" && hit.fixed_in ? "version_mark_other_fixed" : "version_mark_other", vars));
+  }
+
+  function appliesToReader(hit) {
+    return hit.version_match !== "fixed" && hit.version_match !== "not-affected";
   }
 
   // The body of one hit (used by the dropdown and the results page).
@@ -359,6 +434,8 @@
     var head = el("div", "kbook-hit-head");
     head.appendChild(el(titleTag, "kbook-hit-title", hit.title));
     head.appendChild(badges(hit));
+    var mark = versionMark(hit);
+    if (mark) head.appendChild(mark);
     container.appendChild(head);
     if (hit.matched_error) container.appendChild(el("code", "kbook-hit-error", hit.matched_error));
     if (hit.snippet && hit.snippet.text) container.appendChild(snippetNode(hit.snippet, "kbook-hit-snippet"));
@@ -451,23 +528,21 @@
   }
 
   // Tips for the empty and weak-match states.
-  var TIPS = [
-    "Paste the exception message itself, or its \u201cCaused by:\u201d line, rather than the whole log.",
-    "Leave out values from your environment: host names, table names, ids and timestamps.",
-    "Try fewer words: the class name of the exception, or the error code.",
-  ];
+  var TIPS = ["tip_paste", "tip_values", "tip_fewer"];
 
   function tipsNode() {
     var wrap = el("div", "kbook-tips");
-    wrap.appendChild(el("p", "kbook-tips-title", "Tips:"));
+    wrap.appendChild(el("p", "kbook-tips-title", t("tips_title")));
     var ul = el("ul");
-    TIPS.forEach(function (t) { ul.appendChild(el("li", null, t)); });
+    TIPS.forEach(function (key) { ul.appendChild(el("li", null, t(key))); });
     var li = el("li");
-    li.appendChild(document.createTextNode("Browse the "));
-    var a = el("a", null, "error index");
+    var a = el("a", null, t("tip_index_link"));
     a.href = single ? "#kb-errors" : root + "errors.html";
+    // The link sits where the translation puts {link}.
+    var parts = t("tip_index").split("{link}");
+    li.appendChild(document.createTextNode(parts[0]));
     li.appendChild(a);
-    li.appendChild(document.createTextNode(" (every error message, A\u2013Z)."));
+    li.appendChild(document.createTextNode(parts.slice(1).join("")));
     ul.appendChild(li);
     wrap.appendChild(ul);
     return wrap;
@@ -579,10 +654,10 @@
       this.close();
       return;
     }
-    this.panel.appendChild(el("div", "kbook-search-message", "Recent searches"));
+    this.panel.appendChild(el("div", "kbook-search-message", t("recent")));
     var ul = el("ul", "kbook-search-list");
     ul.setAttribute("role", "listbox");
-    ul.setAttribute("aria-label", "Recent searches");
+    ul.setAttribute("aria-label", t("recent"));
     list.forEach(function (q, i) {
       var li = el("li", "kbook-search-item");
       li.setAttribute("role", "none");
@@ -629,10 +704,10 @@
       if (document.activeElement !== this.input) this.close();
       return;
     }
-    if (!loading) this.message("Loading search…");
-    rawSearch(q, { limit: BOX_LIMIT }).then(
+    if (!loading) this.message(t("loading"));
+    rawSearch(q, { limit: BOX_LIMIT, version: versionParam() }).then(
       function (res) { if (seq === self.seq) self.render(q, res); },
-      function (err) { if (seq === self.seq) self.message("Search is unavailable: " + err.message, "kbook-search-error"); }
+      function (err) { if (seq === self.seq) self.message(t("unavailable", { error: err.message }), "kbook-search-error"); }
     );
   };
 
@@ -644,12 +719,11 @@
     this.active = -1;
     var list = el("ul", "kbook-search-list");
     list.setAttribute("role", "listbox");
-    list.setAttribute("aria-label", "Search results");
+    list.setAttribute("aria-label", t("results_label"));
     if (!res.hits.length) {
-      this.panel.appendChild(el("div", "kbook-search-message kbook-no-match-box",
-        "No entries match. Try the exception message or its \u201cCaused by:\u201d line; the search page has more tips."));
+      this.panel.appendChild(el("div", "kbook-search-message kbook-no-match-box", t("box_no_match")));
     } else if (!res.confident) {
-      this.panel.appendChild(el("div", "kbook-search-message kbook-weak-box", "No confident match. The nearest entries:"));
+      this.panel.appendChild(el("div", "kbook-search-message kbook-weak-box", t("box_weak")));
     }
     res.hits.forEach(function (hit, i) {
       var li = el("li", "kbook-search-item");
@@ -667,7 +741,7 @@
       self.items.push(a);
     });
     this.panel.appendChild(list);
-    var all = el("a", "kbook-search-all", "All results for this search on the search page →");
+    var all = el("a", "kbook-search-all", t("box_all"));
     all.href = searchPageUrl(q);
     this.panel.appendChild(all);
     this.open();
@@ -713,6 +787,91 @@
     }
   };
 
+  // ---------------------------------------------------------------- version picker
+
+  // search.html's "Your product version": a product <select> and a version <input> whose
+  // suggestions (a <datalist> per product) are the releases the book names. A valid choice is
+  // remembered (theme.js keeps it in localStorage) and `changed` runs the search again.
+  function VersionPicker(form, changed) {
+    var self = this;
+    this.form = form;
+    if (!form) return;
+    this.select = form.querySelector("select");
+    this.input = form.querySelector("input");
+    this.note = document.getElementById("kbook-version-note");
+    this.clear = document.getElementById("kbook-version-clear");
+    this.changed = changed;
+    if (!this.select || !this.input || !kb.setReaderVersion) return;
+    var choice = kb.readerVersion();
+    if (choice) {
+      if (!this.option(choice.product)) {
+        // A product this book does not name (remembered from another book): still offered.
+        var o = el("option", null, choice.product);
+        o.value = choice.product;
+        this.select.appendChild(o);
+      }
+      this.select.value = choice.product;
+      this.input.value = choice.param.slice(choice.product.length + 1);
+    }
+    this.suggest();
+    this.describe();
+    var apply = debounce(function () { self.apply(); }, PAGE_DELAY_MS);
+    this.select.addEventListener("change", function () {
+      self.suggest();
+      if (self.select.value && !self.input.value.trim()) self.input.focus();
+      self.apply();
+    });
+    this.input.addEventListener("input", apply);
+    this.input.addEventListener("change", function () { self.apply(); });
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      self.apply();
+    });
+    if (this.clear) {
+      this.clear.addEventListener("click", function () {
+        self.select.value = "";
+        self.input.value = "";
+        self.suggest();
+        self.apply();
+      });
+    }
+  }
+
+  VersionPicker.prototype.option = function (product) {
+    for (var i = 0; i < this.select.options.length; i++) {
+      if (this.select.options[i].value === product) return this.select.options[i];
+    }
+    return null;
+  };
+
+  // The version field suggests the chosen product's releases.
+  VersionPicker.prototype.suggest = function () {
+    var o = this.option(this.select.value);
+    var list = o && o.getAttribute("data-list");
+    if (list) this.input.setAttribute("list", list);
+    else this.input.removeAttribute("list");
+  };
+
+  VersionPicker.prototype.describe = function (invalid) {
+    if (!this.note) return;
+    var choice = kb.readerVersion();
+    if (invalid != null) this.note.textContent = t("version_invalid", { text: invalid });
+    else this.note.textContent = choice ? t("version_active", { version: choice.label }) : t("version_help");
+    this.input.setAttribute("aria-invalid", String(invalid != null));
+  };
+
+  VersionPicker.prototype.apply = function () {
+    var before = versionParam();
+    var text = this.input.value.trim();
+    var result = kb.setReaderVersion(this.select.value, text);
+    if (result === false) {
+      this.describe(text);
+      return;
+    }
+    this.describe();
+    if (versionParam() !== before) this.changed();
+  };
+
   // ---------------------------------------------------------------- search.html
 
   function SearchPage(form, results) {
@@ -732,6 +891,10 @@
     this.filters.kind = params.get("kind") || "";
 
     this.recent = document.getElementById("kbook-recent");
+    this.picker = new VersionPicker(document.getElementById("kbook-version"), function () {
+      if (self.area.value.trim()) self.update();
+      else self.syncUrl("");
+    });
     var run = debounce(function () { self.update(); }, PAGE_DELAY_MS);
     this.area.addEventListener("input", run);
     this.area.addEventListener("keydown", function (e) {
@@ -755,7 +918,7 @@
     this.hits = [];
     var start = function () {
       // The page exists to search: load at once.
-      load().catch(function (err) { self.setStatus("Search is unavailable: " + err.message); });
+      load().catch(function (err) { self.setStatus(t("unavailable", { error: err.message })); });
       if (self.area.value.trim()) self.update();
       else {
         self.showRecent();
@@ -783,7 +946,7 @@
     clear(this.recent);
     var list = recentSearches();
     if (!list.length) return;
-    this.recent.appendChild(el("h2", "small-heading", "Recent searches"));
+    this.recent.appendChild(el("h2", "small-heading", t("recent")));
     var ul = el("ul", "kbook-recent-list");
     var self = this;
     list.forEach(function (q) {
@@ -805,13 +968,14 @@
     if (this.status) this.status.textContent = text;
   };
 
-  // Keeps ?q=&connector=&kind= in the address bar so the search can be shared.
+  // Keeps ?q=&connector=&kind=&version= in the address bar so the search can be shared.
   SearchPage.prototype.syncUrl = function (q) {
     if (!window.history || !history.replaceState) return;
     var params = new URLSearchParams();
     if (q) params.set("q", q);
     if (this.filters.connector) params.set("connector", this.filters.connector);
     if (this.filters.kind) params.set("kind", this.filters.kind);
+    if (versionParam()) params.set("version", versionParam());
     var s = params.toString();
     try {
       history.replaceState(null, "", location.pathname + (s ? "?" + s : "") + location.hash);
@@ -833,16 +997,17 @@
       this.showRecent();
       return;
     }
-    if (!loading) this.setStatus("Loading search…");
+    if (!loading) this.setStatus(t("loading"));
     var started = 0;
     var filters = this.filters;
     // Facets come from the unfiltered result set; the list honours the chosen chips. The
     // time shown is the search itself, not the first load of the module.
+    var version = versionParam();
     load().then(function () {
       started = (window.performance || Date).now();
       return Promise.all([
         rawSearch(q, { limit: FACET_LIMIT }),
-        rawSearch(q, { limit: PAGE_LIMIT, connector: filters.connector, kind: filters.kind }),
+        rawSearch(q, { limit: PAGE_LIMIT, connector: filters.connector, kind: filters.kind, version: version }),
       ]);
     }).then(
       function (r) {
@@ -852,7 +1017,7 @@
         self.render(r[1], ms);
       },
       function (err) {
-        if (seq === self.seq) self.setStatus("Search failed: " + err.message);
+        if (seq === self.seq) self.setStatus(t("failed", { error: err.message }));
       }
     );
   };
@@ -861,7 +1026,7 @@
     var self = this;
     if (!this.facets) return;
     clear(this.facets);
-    [["connector", "Connector"], ["kind", "Kind"]].forEach(function (f) {
+    [["connector", t("facet_connector")], ["kind", t("facet_kind")]].forEach(function (f) {
       var key = f[0];
       var counts = {};
       res.hits.forEach(function (h) { counts[h[key]] = (counts[h[key]] || 0) + 1; });
@@ -872,14 +1037,14 @@
       var group = el("div", "kbook-facet-group");
       group.setAttribute("role", "group");
       group.setAttribute("aria-label", f[1]);
-      group.appendChild(el("span", "kbook-facet-label", f[1] + ":"));
+      group.appendChild(el("span", "kbook-facet-label", t("facet_label", { name: f[1] })));
       values.forEach(function (v) {
         var chip = el("button", "kbook-chip");
         chip.type = "button";
         chip.setAttribute("data-facet", key);
         chip.setAttribute("data-value", v);
         chip.setAttribute("aria-pressed", String(chosen === v));
-        chip.appendChild(document.createTextNode(v + " "));
+        chip.appendChild(document.createTextNode((key === "kind" ? kindLabel(v) : v) + " "));
         chip.appendChild(el("span", "count", String(counts[v])));
         chip.addEventListener("click", function () {
           self.filters[key] = self.filters[key] === v ? "" : v;
@@ -900,26 +1065,24 @@
     var filtered = this.filters.connector || this.filters.kind;
     if (!hits.length) {
       var none = el("div", "kbook-no-match");
-      none.appendChild(el("strong", null, filtered
-        ? "No entries match with these filters."
-        : "No entries match."));
-      none.appendChild(document.createTextNode(filtered ? " Clear a chip to widen the search." : ""));
+      none.appendChild(el("strong", null, filtered ? t("no_match_filtered") : t("no_match")));
+      none.appendChild(document.createTextNode(filtered ? " " + t("no_match_filtered_hint") : ""));
       if (!filtered) none.appendChild(tipsNode());
       this.results.appendChild(none);
-      this.setStatus("No results");
+      this.setStatus(t("status_none"));
       return;
     }
     if (!res.confident) {
       var note = el("div", "kbook-no-confident");
-      note.appendChild(el("strong", null, "No confident match."));
-      note.appendChild(document.createTextNode(" The nearest entries are listed below."));
+      note.appendChild(el("strong", null, t("no_confident")));
+      note.appendChild(document.createTextNode(" " + t("no_confident_more")));
       note.appendChild(tipsNode());
       this.results.appendChild(note);
     }
     var list = el("ol", "kbook-results" + (res.confident ? "" : " kbook-results-weak"));
-    list.setAttribute("aria-label", res.confident ? "Results" : "Nearest entries");
+    list.setAttribute("aria-label", res.confident ? t("results") : t("nearest"));
     hits.forEach(function (hit) {
-      var li = el("li", "kbook-result");
+      var li = el("li", "kbook-result" + (appliesToReader(hit) ? "" : " kbook-result-other"));
       li.setAttribute("data-id", hit.id);
       var a = el("a", "kbook-hit");
       a.href = hitHref(hit);
@@ -929,7 +1092,7 @@
       list.appendChild(li);
     });
     this.results.appendChild(list);
-    this.setStatus(hits.length + (hits.length === 1 ? " result" : " results") + " in " + ms + " ms");
+    this.setStatus(t(hits.length === 1 ? "status_one" : "status_many", { n: hits.length, ms: ms }));
   };
 
   // ---------------------------------------------------------------- wiring

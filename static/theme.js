@@ -2,7 +2,8 @@
 // stored or system theme applies before first paint (it is small, and external so a strict
 // Content-Security-Policy works); the rest is wired on DOMContentLoaded:
 // theme toggle, sidebar toggle, copy buttons, "copy link", the highlighting of search terms
-// after following a result, the 404 page's search, and a lazy loader for search: the search
+// after following a result, the 404 page's search, the reader's product version (remembered,
+// or set by ?version=) and whether an entry applies to it, and a lazy loader for search: the search
 // script, module and index are loaded only when the reader focuses the search box (or presses
 // "/", or calls window.kbook.search).
 (function () {
@@ -18,6 +19,9 @@
   }
   function storageSet(key, value) {
     try { window.localStorage.setItem(key, value); } catch (e) { /* not persisted */ }
+  }
+  function storageRemove(key) {
+    try { window.localStorage.removeItem(key); } catch (e) { /* nothing stored */ }
   }
   kb.storageGet = storageGet;
   kb.storageSet = storageSet;
@@ -35,6 +39,186 @@
     var el = doc.querySelector('meta[name="' + name + '"]');
     return el ? el.getAttribute("content") || "" : "";
   }
+
+  // ------------------------------------------------------------ strings
+
+  // The texts this script shows, in one table.
+  var STRINGS = {
+    copy: "Copy",
+    copied: "Copied",
+    copy_failed: "Copy failed",
+    copy_title: "Copy to clipboard",
+    copy_link: "Copy link",
+    copy_link_title: "Copy a link to this entry",
+    highlight_note: "Search terms are highlighted.",
+    highlight_clear: "Remove highlighting",
+    nav_show: "Show navigation",
+    nav_hide: "Hide navigation",
+    not_found_search: "Search for \u201c{q}\u201d",
+    version_applies: "Applies to your version {version}",
+    version_applies_fixed: "Applies to your version {version} (fixed in {fixed})",
+    version_fixed: "Does not affect {version} (fixed in {fixed})",
+    version_not_affected: "Does not affect {version}",
+    version_unknown: "This entry says nothing about {product}",
+    version_change: "Change version",
+  };
+  kb.strings = {};
+  /** Adds texts (key -> text); search.js adds its own. */
+  kb.addStrings = function (defaults) {
+    Object.keys(defaults).forEach(function (k) {
+      if (typeof kb.strings[k] !== "string") kb.strings[k] = defaults[k];
+    });
+  };
+  kb.addStrings(STRINGS);
+  /** The text for `key` with {name} placeholders filled from `vars`. */
+  kb.t = function (key, vars) {
+    var s = kb.strings && typeof kb.strings[key] === "string" ? kb.strings[key] : key;
+    return vars ? s.replace(/\{([a-z_]+)\}/g, function (m, name) { return name in vars ? String(vars[name]) : m; }) : s;
+  };
+  var t = kb.t;
+
+  // ------------------------------------------------------------ the reader's version
+
+  // The model of crates/search/src/version.rs (which the search module runs): a version is
+  // numeric parts plus a suffix; entries carry parsed statements. A browser test checks that
+  // both sides classify alike.
+  var VERSION_KEY = "kbook-version";
+
+  /** Parses `8.0.7`, `v2.0`, `vvr-6.0.7-flink-1.15`; null when it is not a version. */
+  function parseVersion(text) {
+    var s = String(text == null ? "" : text).trim();
+    var start = s.search(/[0-9]/);
+    if (!s || start < 0 || !/^[A-Za-z_-]*$/.test(s.slice(0, start))) return null;
+    var rest = s.slice(start);
+    var dash = rest.indexOf("-");
+    var nums = (dash < 0 ? rest : rest.slice(0, dash)).split(".");
+    var parts = [];
+    for (var i = 0; i < nums.length; i++) {
+      if (!/^\+?[0-9]{1,15}$/.test(nums[i])) return null;
+      parts.push(Number(nums[i]));
+    }
+    return { parts: parts, suffix: dash < 0 ? "" : rest.slice(dash + 1).toLowerCase() };
+  }
+
+  function versionText(v) {
+    return v.parts.join(".") + (v.suffix ? "-" + v.suffix : "");
+  }
+
+  function cmpVersion(a, b) {
+    for (var i = 0; i < Math.max(a.parts.length, b.parts.length); i++) {
+      var x = a.parts[i] || 0;
+      var y = b.parts[i] || 0;
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  }
+
+  function clauseMatches(c, v) {
+    var o = cmpVersion(v, c.version);
+    var n = c.version.parts.length;
+    var head = v.parts.length >= n && c.version.parts.every(function (p, i) { return v.parts[i] === p; });
+    switch (c.op) {
+      case "Ge": return o >= 0;
+      case "Gt": return o > 0;
+      case "Le": return o <= 0;
+      case "Lt": return o < 0;
+      case "Eq": return head && (!c.version.suffix || c.version.suffix === v.suffix);
+      case "Prefix": return head;
+      default: return false;
+    }
+  }
+
+  /** How an entry's statements relate to `product` at version `v`, with the fix to show. */
+  function versionMatch(specs, product, v) {
+    var p = String(product).toLowerCase();
+    var mine = (specs || []).filter(function (s) { return s && String(s.product).toLowerCase() === p; });
+    var fixes = mine.map(function (s) { return s.fixed; }).filter(Boolean);
+    var pick = function (keep, better) {
+      var best = null;
+      fixes.forEach(function (f) { if (keep(cmpVersion(f, v)) && (!best || better(cmpVersion(f, best)))) best = f; });
+      return best ? versionText(best) : null;
+    };
+    var m;
+    if (!mine.length) m = "unknown";
+    else if (mine.some(function (s) { return s.affected && s.affected.clauses.every(function (c) { return clauseMatches(c, v); }); })) m = "affected";
+    else if (fixes.some(function (f) { return cmpVersion(v, f) >= 0; })) m = "fixed";
+    else if (mine.every(function (s) { return !s.affected; })) m = "affected";
+    else m = "not-affected";
+    var fixed = m === "affected" ? pick(function (o) { return o > 0; }, function (o) { return o < 0; })
+      : m === "fixed" ? pick(function (o) { return o <= 0; }, function (o) { return o > 0; }) : null;
+    return { version_match: m, fixed_in: fixed };
+  }
+
+  /** `product=version` as typed; null unless both parts are valid. */
+  function parseChoice(text) {
+    var s = String(text || "");
+    var eq = s.indexOf("=");
+    if (eq < 0) return null;
+    var product = s.slice(0, eq).trim().toLowerCase();
+    var v = parseVersion(s.slice(eq + 1));
+    if (!product || !v || !/^[a-z0-9_-]+$/.test(product)) return null;
+    return { product: product, version: v, label: product + " " + versionText(v), param: product + "=" + versionText(v) };
+  }
+
+  /** The reader's chosen version ({product, version, label, param}) or null. */
+  kb.readerVersion = function () { return parseChoice(storageGet(VERSION_KEY)); };
+  /** Remembers `product` at `version` (text); clears the choice when either is empty. Returns
+   *  the choice, null when cleared, or false when the version is not a version. */
+  kb.setReaderVersion = function (product, version) {
+    if (!product || !String(version || "").trim()) {
+      storageRemove(VERSION_KEY);
+      return null;
+    }
+    var c = parseChoice(product + "=" + version);
+    if (!c) return false;
+    storageSet(VERSION_KEY, c.param);
+    return c;
+  };
+  kb.parseVersion = parseVersion;
+  kb.versionMatch = function (specs, product, version) {
+    var v = typeof version === "string" ? parseVersion(version) : version;
+    return v ? versionMatch(specs, product, v) : null;
+  };
+  // ?version=vvr=8.0.7 chooses a version (remembered like a choice made in the picker).
+  (function () {
+    var param = null;
+    try { param = new URLSearchParams(location.search).get("version"); } catch (e) { param = null; }
+    if (param === null) return;
+    var c = parseChoice(param);
+    if (c) storageSet(VERSION_KEY, c.param);
+    else if (!param.trim()) storageRemove(VERSION_KEY);
+  })();
+
+  /** Fills each entry's "applies to your version" line from the remembered choice. */
+  function showVersionStatus() {
+    var choice = kb.readerVersion();
+    var sections = doc.querySelectorAll("[data-kbook-versions]");
+    for (var i = 0; i < sections.length; i++) {
+      var line = sections[i].querySelector(".kbook-version-status");
+      var specs = null;
+      try { specs = JSON.parse(sections[i].getAttribute("data-kbook-versions") || "null"); } catch (e) { specs = null; }
+      if (!line) continue;
+      while (line.firstChild) line.removeChild(line.firstChild);
+      if (!choice || !Array.isArray(specs)) {
+        line.hidden = true;
+        continue;
+      }
+      var r = versionMatch(specs, choice.product, choice.version);
+      var vars = { version: choice.label, product: choice.product, fixed: r.fixed_in };
+      var key = r.version_match === "affected" ? (r.fixed_in ? "version_applies_fixed" : "version_applies")
+        : r.version_match === "fixed" ? (r.fixed_in ? "version_fixed" : "version_not_affected")
+        : r.version_match === "not-affected" ? "version_not_affected" : "version_unknown";
+      line.className = "kbook-version-status " + (r.version_match === "fixed" || r.version_match === "not-affected" ? "other" : "applies");
+      line.setAttribute("data-match", r.version_match);
+      line.appendChild(doc.createTextNode(t(key, vars) + " \u00b7 "));
+      var change = doc.createElement("a");
+      change.href = meta("kbook-mode") === "single-file" ? "#kb-search" : meta("kbook-root") + "search.html#kbook-version";
+      change.textContent = t("version_change");
+      line.appendChild(change);
+      line.hidden = false;
+    }
+  }
+  kb.showVersionStatus = showVersionStatus;
 
   // ------------------------------------------------------------ lazy search
 
@@ -110,7 +294,7 @@
     btn.textContent = label;
     var timer = null;
     btn.addEventListener("click", function () {
-      copyText(getText()).then(function () { btn.textContent = "Copied"; }, function () { btn.textContent = "Copy failed"; });
+      copyText(getText()).then(function () { btn.textContent = t("copied"); }, function () { btn.textContent = t("copy_failed"); });
       clearTimeout(timer);
       timer = setTimeout(function () { btn.textContent = label; }, 2000);
     });
@@ -188,11 +372,11 @@
     if (!n) return 0;
     var note = doc.createElement("p");
     note.className = "kbook-hl-note";
-    note.appendChild(doc.createTextNode("Search terms are highlighted. "));
+    note.appendChild(doc.createTextNode(t("highlight_note") + " "));
     var clear = doc.createElement("button");
     clear.type = "button";
     clear.className = "kbook-hl-clear";
-    clear.textContent = "Remove highlighting";
+    clear.textContent = t("highlight_clear");
     clear.addEventListener("click", function () { clearHighlights(article); });
     note.appendChild(clear);
     var header = article.querySelector(".entry-header");
@@ -217,7 +401,7 @@
     var link = box.querySelector("a.kbook-404-link");
     if (link) {
       link.href = link.getAttribute("href") + "?q=" + encodeURIComponent(q);
-      link.textContent = "Search for \u201c" + q + "\u201d";
+      link.textContent = t("not_found_search", { q: q });
     }
     box.hidden = false;
     var list = box.querySelector(".kbook-404-results");
@@ -253,7 +437,7 @@
       nav.addEventListener("click", function () {
         var open = sidebar.classList.toggle("open");
         nav.setAttribute("aria-expanded", String(open));
-        nav.setAttribute("aria-label", open ? "Hide navigation" : "Show navigation");
+        nav.setAttribute("aria-label", open ? t("nav_hide") : t("nav_show"));
       });
     }
     // Copy buttons on code blocks and error strings.
@@ -261,8 +445,8 @@
     for (var i = 0; i < blocks.length; i++) {
       (function (pre) {
         var code = pre.querySelector("code") || pre;
-        var btn = copyButton("Copy", function () { return code.textContent; });
-        btn.setAttribute("title", "Copy to clipboard");
+        var btn = copyButton(t("copy"), function () { return code.textContent; });
+        btn.setAttribute("title", t("copy_title"));
         pre.parentNode.insertBefore(btn, pre);
       })(blocks[i]);
     }
@@ -275,12 +459,12 @@
     var links = doc.querySelectorAll(".copy-link[data-href]");
     for (var j = 0; j < links.length; j++) {
       (function (holder) {
-        var btn = copyButton("Copy link", function () {
+        var btn = copyButton(t("copy_link"), function () {
           var href = holder.getAttribute("data-href");
           return href && href !== "#" ? href : location.href.split("?")[0];
         });
         btn.className = "copy-link-button";
-        btn.setAttribute("title", "Copy a link to this entry");
+        btn.setAttribute("title", t("copy_link_title"));
         holder.appendChild(btn);
         holder.hidden = false;
       })(links[j]);
@@ -305,6 +489,7 @@
         target.focus();
       }
     });
+    showVersionStatus();
     var missing = doc.getElementById("kbook-404-search");
     if (missing) notFoundSearch(missing);
   }

@@ -494,6 +494,42 @@ fn wasm_ranks_exactly_like_native_search() {
         let wasm: Vec<String> = serde_json::from_value(browser["out"][i].clone()).unwrap();
         assert_eq!(wasm, native, "query {q:?}");
     }
+    // With a reader's version: the same ids in the same order (entries that do not affect it
+    // last) and the same marks.
+    for version in ["vvr=8.0.7", "vvr=8.0.11", "vvr=6.0.1", "hudi=0.9"] {
+        let in_page = c.eval(&format!(
+            "(async () => {{ const out = []; for (const q of {}) {{              const hits = await window.kbook.search(q, {{limit: 10, version: {}}});              out.push(hits.map(h => [h.id, h.version_match, h.fixed_in || null])); }} return out; }})()",
+            serde_json::to_string(&qs).unwrap(),
+            serde_json::to_string(version).unwrap()
+        ));
+        let (product, v) = kbook_search::version::parse_product_version(version).unwrap();
+        let opts = kbook_search::SearchOptions {
+            limit: 10,
+            version: Some((product, v)),
+            ..Default::default()
+        };
+        let mut demoted = 0;
+        for (i, q) in qs.iter().enumerate() {
+            let native: Vec<serde_json::Value> = native_index(&site.dir)
+                .search(q, &opts)
+                .unwrap()
+                .hits
+                .into_iter()
+                .map(|h| {
+                    if h.version_match.is_some_and(|m| !m.applies()) {
+                        demoted += 1;
+                    }
+                    serde_json::json!([h.id, h.version_match, h.fixed_in])
+                })
+                .collect();
+            assert_eq!(
+                in_page[i],
+                serde_json::Value::Array(native),
+                "{version}, query {q:?}"
+            );
+        }
+        eprintln!("parity with {version}: {demoted} hits marked as not for that version");
+    }
     let browser_times: Vec<f64> = serde_json::from_value(browser["times"].clone()).unwrap();
     eprintln!(
         "parity: {} queries; latency ms median/p95: chromium {:.2}/{:.2}, native (debug build) {:.2}/{:.2}",

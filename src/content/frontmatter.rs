@@ -102,6 +102,17 @@ impl ErrorString {
     }
 }
 
+impl VersionEntry {
+    /// The statement as the search index and the entry page's version check read it.
+    pub fn spec(&self) -> kbook_search::version::VersionSpec {
+        kbook_search::version::VersionSpec {
+            product: self.product.clone(),
+            affected: self.affected.as_ref().map(|a| a.1.clone()),
+            fixed: self.fixed.as_ref().map(|f| f.1.clone()),
+        }
+    }
+}
+
 /// The validated front-matter of an entry.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EntryFrontMatter {

@@ -221,6 +221,51 @@ struct VersionRow {
     note: Option<String>,
 }
 
+/// A product with the releases the book names for it, for the search page's version picker.
+#[derive(Debug, Clone, Serialize, Hash)]
+pub struct VersionProduct {
+    /// Product slug.
+    pub product: String,
+    /// Versions named in `affected` ranges and `fixed`, oldest first.
+    pub versions: Vec<String>,
+}
+
+/// Every product named in the book's `versions` statements, A–Z, with the releases named for
+/// it (bounds of affected ranges and fix versions; `4.x` wildcards name no single release).
+pub fn version_products(entries: &[std::sync::Arc<Entry>]) -> Vec<VersionProduct> {
+    use kbook_search::version::Version;
+    let mut by_product: BTreeMap<&str, Vec<Version>> = BTreeMap::new();
+    for e in entries {
+        for v in &e.fm.versions {
+            let list = by_product.entry(v.product.as_str()).or_default();
+            if let Some((_, range)) = &v.affected {
+                list.extend(
+                    range
+                        .clauses
+                        .iter()
+                        .filter(|c| c.op != kbook_search::version::Op::Prefix)
+                        .map(|c| c.version.clone()),
+                );
+            }
+            if let Some((_, fixed)) = &v.fixed {
+                list.push(fixed.clone());
+            }
+        }
+    }
+    by_product
+        .into_iter()
+        .map(|(product, mut list)| {
+            list.sort_by(|a, b| a.cmp_numeric(b).then_with(|| a.suffix.cmp(&b.suffix)));
+            let mut versions: Vec<String> = list.iter().map(ToString::to_string).collect();
+            versions.dedup();
+            VersionProduct {
+                product: product.to_string(),
+                versions,
+            }
+        })
+        .collect()
+}
+
 #[derive(Serialize)]
 struct EntryView<'a> {
     id: &'a str,
@@ -233,6 +278,8 @@ struct EntryView<'a> {
     /// Each error as `{text, source}`; `source` is null when not given.
     error_items: &'a [crate::content::frontmatter::ErrorString],
     versions: Vec<VersionRow>,
+    /// The parsed statements as JSON, for the page's "applies to your version" line.
+    versions_json: String,
     tags: &'a [String],
     related: Vec<EntryLink>,
     updated: Option<&'a str>,
@@ -412,6 +459,12 @@ pub fn render_all(
                         note: v.note.clone(),
                     })
                     .collect(),
+                versions_json: if e.fm.versions.is_empty() {
+                    String::new()
+                } else {
+                    let specs: Vec<_> = e.fm.versions.iter().map(|v| v.spec()).collect();
+                    serde_json::to_string(&specs).unwrap_or_default()
+                },
                 tags: &e.fm.tags,
                 related,
                 updated: e.fm.updated.as_deref(),
@@ -465,9 +518,11 @@ pub fn render_all(
 
     // An edit to an entry's body (the usual edit) changes no listing: reuse them all without
     // building their contexts (the error index and connector pages list the whole book).
+    // The search page's version picker lists the releases the book names.
+    let products = version_products(entries);
     let listings = memo
         .keep
-        .then(|| listing_inputs(global_fp, &kinds, entries));
+        .then(|| listing_inputs(global_fp, &kinds, entries, &products));
     if listings.is_some() && listings == memo.listings && diags.is_empty() {
         out.extend(
             memo.others
@@ -591,7 +646,8 @@ pub fn render_all(
     ctx.insert("tags", &tags);
     push("tags.html".into(), "tags.html", &ctx);
 
-    let ctx = base("search.html", "Search", "");
+    let mut ctx = base("search.html", "Search", "");
+    ctx.insert("version_products", &products);
     push("search.html".into(), "search.html", &ctx);
     let ctx = base("404.html", "Page not found", "");
     push("404.html".into(), "404.html", &ctx);
@@ -661,12 +717,18 @@ pub fn render_all(
 }
 
 /// A fingerprint of what the listing pages (home, connectors, error index, tags, redirects,
-/// feed, sitemap) are made from: the site, the kinds, and each entry's link fields, errors,
-/// tags and aliases. Bodies are not among them.
-fn listing_inputs(global_fp: u64, kinds: &[String], entries: &[std::sync::Arc<Entry>]) -> u64 {
+/// feed, sitemap, search page) are made from: the site, the kinds, the products and releases
+/// the book names, and each entry's link fields, errors, tags and aliases. Bodies are not
+/// among them.
+fn listing_inputs(
+    global_fp: u64,
+    kinds: &[String],
+    entries: &[std::sync::Arc<Entry>],
+    products: &[VersionProduct],
+) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = kbook_search::ContentHasher::default();
-    (global_fp, kinds).hash(&mut h);
+    (global_fp, kinds, products).hash(&mut h);
     for e in entries {
         let fm = &e.fm;
         (

@@ -111,10 +111,21 @@ pub fn zip_site(files: &[OutputFile], top: &str) -> Result<Vec<u8>, BundleError>
 }
 
 /// Options of the single-file book.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SingleFileOptions {
     /// Add a strict Content-Security-Policy (hashes of the inline script and style).
     pub content_security_policy: bool,
+    /// The footer's note after the book's title, in the book's language.
+    pub edition_note: String,
+}
+
+impl Default for SingleFileOptions {
+    fn default() -> Self {
+        SingleFileOptions {
+            content_security_policy: false,
+            edition_note: "single-file edition, built with kbook".into(),
+        }
+    }
 }
 
 /// Where a page of the site goes in the single file: its section id, or `None` to leave it out.
@@ -375,6 +386,14 @@ pub fn single_file(files: &[OutputFile], opts: &SingleFileOptions) -> Result<Vec
     let sidebar = element(&home, "<nav id=\"sidebar\"", "</nav>", false)
         .map(|(open, inner)| format!("{open}{}</nav>", rewriter.page("index.html", inner, None)))
         .unwrap_or_default();
+    // The page scripts' texts in the book's language, as the site's pages carry them.
+    let strings_meta = home
+        .split("<meta name=\"kbook-strings\" content=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .map_or_else(String::new, |c| {
+            format!("<meta name=\"kbook-strings\" content=\"{c}\">\n")
+        });
     let footer_text = element(&home, "<footer class=\"site-footer\"", "</footer>", false)
         .and_then(|(_, inner)| element(inner, "<p", " · <a", false))
         .map_or_else(|| title.to_string(), |(_, t)| t.to_string());
@@ -435,8 +454,9 @@ pub fn single_file(files: &[OutputFile], opts: &SingleFileOptions) -> Result<Vec
     } else {
         String::new()
     };
+    let edition_note = escape(&opts.edition_note);
     let page = format!(
-        "<!DOCTYPE html>\n<html lang=\"{lang}\" data-default-theme=\"{default_theme}\">\n<head>\n<meta charset=\"utf-8\">\n{csp}<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n<meta name=\"kbook-root\" content=\"\">\n<meta name=\"kbook-mode\" content=\"single-file\">\n<link rel=\"icon\" href=\"data:,\">\n<style>{css}</style>\n<script>{theme_js}</script>\n</head>\n<body class=\"kb-single\">\n{header}\n<div class=\"layout\">\n{sidebar}\n<main id=\"main\" class=\"content\">\n{body}</main>\n</div>\n<footer class=\"site-footer\">\n  <p>{footer_text} · single-file edition, built with kbook</p>\n</footer>\n<script type=\"text/plain\" id=\"kbook-data-wasm\">{wasm}</script>\n<script type=\"text/plain\" id=\"kbook-data-index\">{index}</script>\n<script>{search_js}</script>\n</body>\n</html>\n"
+        "<!DOCTYPE html>\n<html lang=\"{lang}\" data-default-theme=\"{default_theme}\">\n<head>\n<meta charset=\"utf-8\">\n{csp}<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n<meta name=\"kbook-root\" content=\"\">\n<meta name=\"kbook-mode\" content=\"single-file\">\n{strings_meta}<link rel=\"icon\" href=\"data:,\">\n<style>{css}</style>\n<script>{theme_js}</script>\n</head>\n<body class=\"kb-single\">\n{header}\n<div class=\"layout\">\n{sidebar}\n<main id=\"main\" class=\"content\">\n{body}</main>\n</div>\n<footer class=\"site-footer\">\n  <p>{footer_text} · {edition_note}</p>\n</footer>\n<script type=\"text/plain\" id=\"kbook-data-wasm\">{wasm}</script>\n<script type=\"text/plain\" id=\"kbook-data-index\">{index}</script>\n<script>{search_js}</script>\n</body>\n</html>\n"
     );
     Ok(page.into_bytes())
 }

@@ -46,11 +46,17 @@ pub struct BookArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Create a new book with a book.toml and two example entries.
-    #[command(after_help = "Example:\n  kbook init my-kb && cd my-kb && kbook serve --open")]
+    #[command(
+        after_help = "Examples:\n  kbook init my-kb && cd my-kb && kbook serve --open\n  kbook init --language zh my-kb   a Chinese book (page chrome and examples in Chinese)"
+    )]
     Init {
         /// Directory to create the book in.
         #[arg(default_value = ".")]
         dir: PathBuf,
+        /// The book's language (BCP 47: en, zh, zh-CN, zh-TW, ja, …): `zh*` writes Chinese
+        /// examples; every language sets `[book] language`, which picks the page chrome's texts.
+        #[arg(long, default_value = "en", value_name = "TAG")]
+        language: String,
     },
     /// Scaffold a new entry at content/<connector>/<id>.md with every front-matter field.
     #[command(after_help = "Example:\n  kbook new kafka/kafka-offset-out-of-range")]
@@ -135,7 +141,7 @@ pub fn run() -> ExitCode {
 
 fn dispatch(command: Command) -> Result<ExitCode> {
     match command {
-        Command::Init { dir } => init(&dir).map(|_| ExitCode::SUCCESS),
+        Command::Init { dir, language } => init(&dir, &language).map(|_| ExitCode::SUCCESS),
         Command::New { path, book } => new_entry(&book, &path).map(|_| ExitCode::SUCCESS),
         Command::Build {
             args,
@@ -152,6 +158,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             let site_dir = dest.unwrap_or_else(|| config.build_dir());
             let opts = crate::bundle::SingleFileOptions {
                 content_security_policy: config.output.html.content_security_policy,
+                edition_note: config.strings().get("single_file_edition").to_string(),
             };
             let written = crate::bundle::write_outputs(
                 &site_dir,
@@ -365,8 +372,111 @@ CREATE TABLE t (id INT) WITH ('connector' = 'example', 'hostname' = 'db.internal
 ```
 "#;
 
-/// Writes a starter book into `dir`; refuses to overwrite an existing book.toml.
-pub fn init(dir: &Path) -> Result<()> {
+const INIT_BOOK_TOML_ZH: &str = r#"[book]
+title = "我的知识库"
+description = "故障排查条目：粘贴错误信息即可找到解决方法。"
+language = "zh"
+src = "content"
+
+[build]
+build-dir = "book"
+
+[output.html]
+# site-url = "https://kb.example.org/"
+# edit-url-template = "https://git.example.org/kb/edit/main/{path}"
+
+# 页面上的任何文字都可以在这里改写，例如：
+# [kbook.strings]
+# search_placeholder = "搜索或粘贴报错信息…"
+
+[[kbook.connectors]]
+slug = "example"
+name = "示例连接器"
+description = "请替换为你自己的连接器。"
+"#;
+
+const INIT_ENTRY_ERROR_ZH: &str = r#"---
+title: "作业启动时连接被拒绝"
+connector: example
+kind: error
+errors:
+  - "java.net.ConnectException: Connection refused"
+  - "Caused by: java.net.ConnectException: Connection refused (Connection refused)"
+versions:
+  - product: example-server
+    affected: "<2.1"
+    fixed: "2.1"
+    note: "从 2.1 起，连接失败时会自动重试"
+tags: [network]
+related: [example-howto]
+updated: 2026-01-01
+---
+## 现象
+
+作业启动后立即失败：
+
+```text
+Caused by: java.net.ConnectException: Connection refused
+    at sun.nio.ch.SocketChannelImpl.checkConnect(Native Method)
+```
+
+## 原因
+
+服务没有在配置的主机和端口上监听。
+
+## 解决方法
+
+1. 检查连接器参数中的主机名和端口。
+2. 参见[如何配置连接](example-howto.md#steps)。
+"#;
+
+const INIT_ENTRY_HOWTO_ZH: &str = r#"---
+title: "配置示例连接"
+connector: example
+kind: howto
+errors:
+  - "java.net.UnknownHostException: db.internal"
+related: [example-connection-refused]
+updated: 2026-01-01
+---
+## 目标
+
+让连接器指向你的服务。
+
+## 步骤 {#steps}
+
+1. 设置 `hostname` 和 `port`。
+2. 运行 `kbook serve`，然后搜索 “Connection refused”。
+
+## 示例
+
+```sql
+CREATE TABLE t (id INT) WITH ('connector' = 'example', 'hostname' = 'db.internal', 'port' = '3306');
+```
+"#;
+
+/// Writes a starter book into `dir` in `language` (Chinese examples for `zh*`, English
+/// otherwise); refuses to overwrite an existing book.toml.
+pub fn init(dir: &Path, language: &str) -> Result<()> {
+    if !crate::config::is_language_tag(language) {
+        bail!("`{language}` is not a BCP 47 language tag: use e.g. en, zh, zh-CN, ja");
+    }
+    let chinese = language.to_ascii_lowercase().starts_with("zh");
+    let (book_toml, error_entry, howto_entry) = if chinese {
+        (INIT_BOOK_TOML_ZH, INIT_ENTRY_ERROR_ZH, INIT_ENTRY_HOWTO_ZH)
+    } else {
+        (INIT_BOOK_TOML, INIT_ENTRY_ERROR, INIT_ENTRY_HOWTO)
+    };
+    // The tag as given (zh-TW stays zh-TW in <html lang>).
+    let book_toml = book_toml.replacen(
+        if chinese {
+            "language = \"zh\""
+        } else {
+            "language = \"en\""
+        },
+        &format!("language = \"{language}\""),
+        1,
+    );
     let toml = dir.join("book.toml");
     if toml.exists() {
         bail!(
@@ -377,11 +487,10 @@ pub fn init(dir: &Path) -> Result<()> {
     let content = dir.join("content/example");
     std::fs::create_dir_all(&content)
         .with_context(|| format!("cannot create {}", content.display()))?;
-    std::fs::write(&toml, INIT_BOOK_TOML)
-        .with_context(|| format!("cannot write {}", toml.display()))?;
+    std::fs::write(&toml, book_toml).with_context(|| format!("cannot write {}", toml.display()))?;
     for (name, text) in [
-        ("example-connection-refused.md", INIT_ENTRY_ERROR),
-        ("example-howto.md", INIT_ENTRY_HOWTO),
+        ("example-connection-refused.md", error_entry),
+        ("example-howto.md", howto_entry),
     ] {
         let p = content.join(name);
         if !p.exists() {

@@ -44,7 +44,8 @@ pub struct BookSection {
     /// One-sentence description for the home page and meta tags.
     #[serde(default)]
     pub description: String,
-    /// Language code for `<html lang>`.
+    /// BCP 47 language tag (`en`, `zh`, `zh-CN`, …): `<html lang>` and the built-in texts of
+    /// the page chrome (see [`crate::i18n`]).
     #[serde(default = "default_language")]
     pub language: String,
     /// Content directory relative to the book root.
@@ -136,6 +137,10 @@ pub struct KbookSection {
     pub kinds: Vec<String>,
     /// Largest entry file accepted, in bytes (default [`crate::content::MAX_ENTRY_BYTES`]).
     pub max_entry_bytes: Option<u64>,
+    /// Texts of the page chrome that replace the built-in ones of the book's language, by key
+    /// (spanned, so a bad key is reported at its line).
+    #[serde(default)]
+    pub strings: std::collections::BTreeMap<toml::Spanned<String>, String>,
 }
 
 /// One `[[kbook.connectors]]` item.
@@ -219,11 +224,41 @@ impl Config {
                 .with_hint("use \"light\", \"dark\" or \"auto\""),
             );
         }
+        if !is_language_tag(&config.book.language) {
+            diags.push(
+                Diagnostic::error(
+                    path,
+                    find_line(text, "language"),
+                    1,
+                    format!("`{}` is not a BCP 47 language tag", config.book.language),
+                )
+                .with_hint("use a tag such as \"en\", \"zh\", \"zh-CN\" or \"ja\""),
+            );
+        }
+        let kinds = config.kinds();
+        for (key, value) in &config.kbook.strings {
+            if let Some((message, hint)) = crate::i18n::check_override(key.get_ref(), value, &kinds)
+            {
+                let (line, column) = line_col(text, key.span().start);
+                diags.push(Diagnostic::error(path, line, column, message).with_hint(hint));
+            }
+        }
         if diags.is_empty() {
             Ok(config)
         } else {
             Err(diags)
         }
+    }
+
+    /// The page chrome's texts: the built-in ones of `[book] language` with `[kbook.strings]`.
+    pub fn strings(&self) -> crate::i18n::Strings {
+        let overrides = self
+            .kbook
+            .strings
+            .iter()
+            .map(|(k, v)| (k.get_ref().clone(), v.clone()))
+            .collect();
+        crate::i18n::Strings::new(&self.book.language, &overrides)
     }
 
     /// The content directory.
@@ -260,6 +295,16 @@ impl Config {
             .find(|c| c.slug == slug)
             .map_or_else(|| slug.to_string(), |c| c.name.clone())
     }
+}
+
+/// Whether `s` looks like a BCP 47 tag: a 2–3 letter language, then subtags of 1–8 letters
+/// or digits (`zh`, `zh-CN`, `zh-Hant-TW`, `en-US`); `_` is taken for `-`.
+pub fn is_language_tag(s: &str) -> bool {
+    let mut parts = s.split(['-', '_']);
+    let lang = parts.next().unwrap_or("");
+    matches!(lang.len(), 2 | 3)
+        && lang.chars().all(|c| c.is_ascii_alphabetic())
+        && parts.all(|p| (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Whether `s` is a lowercase slug (`a-z`, `0-9`, `-`, `_`, not empty).
@@ -317,6 +362,33 @@ name = "Message Queue for Kafka"
         assert_eq!(c.build.build_dir, PathBuf::from("out"));
         assert_eq!(c.connector_name("kafka"), "Message Queue for Kafka");
         assert_eq!(c.connector_name("other"), "other");
+    }
+
+    #[test]
+    fn strings_and_language_are_checked_at_their_lines() {
+        let t = "[book]\nlanguage = \"zh-CN\"\n\n[kbook.strings]\nversions = \"Releases\"\nno_confident = \"{n} maybe\"\nverions = \"x\"\n";
+        let d = Config::parse(t, Path::new("book.toml")).unwrap_err();
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert_eq!((d[0].line, d[0].column), (6, 1));
+        assert!(d[0].message.contains("{n}"), "{}", d[0].message);
+        assert_eq!((d[1].line, d[1].column), (7, 1));
+        assert!(
+            d[1].message.contains("unknown string `verions`"),
+            "{}",
+            d[1].message
+        );
+        assert_eq!(d[1].hint.as_deref(), Some("did you mean `versions`?"));
+        let ok = "[book]\nlanguage = \"zh-TW\"\n[kbook.strings]\nversions = \"Releases\"\nkind_howto = \"How-to\"\n";
+        let c = Config::parse(ok, Path::new("book.toml")).unwrap();
+        let s = c.strings();
+        assert_eq!(s.get("versions"), "Releases");
+        assert_eq!(s.get("error_messages"), "错误信息");
+        assert_eq!(s.kind("howto"), "How-to");
+        for bad in ["chinese", "z", "zh-", "zh CN", "en-toolongsubtag"] {
+            let t = format!("[book]\nlanguage = \"{bad}\"\n");
+            let d = Config::parse(&t, Path::new("book.toml")).unwrap_err();
+            assert_eq!(d[0].line, 2, "{bad}");
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod config;
 pub mod content;
 pub mod diagnostic;
 pub mod eval;
+pub mod i18n;
 pub mod index;
 pub mod output;
 pub mod render;

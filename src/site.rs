@@ -244,7 +244,7 @@ pub fn render_site(
     if let Some(url) = &site.site_url {
         files.push((
             "opensearch.xml".into(),
-            Arc::new(opensearch(&site.title, url).into_bytes()),
+            Arc::new(opensearch(&site.title, url, &site.strings).into_bytes()),
         ));
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
@@ -430,6 +430,7 @@ fn site_context<M: serde::Serialize>(
         sha2::Digest::update(&mut hasher, b);
     }
     let html = &config.output.html;
+    let strings = config.strings();
     SiteContext {
         title: config.book.title.clone(),
         description: config.book.description.clone(),
@@ -446,6 +447,12 @@ fn site_context<M: serde::Serialize>(
         search_meta: serde_json::to_string(search_meta).unwrap_or_default(),
         asset_version: hex(&sha2::Digest::finalize(hasher))[..10].to_string(),
         content_security_policy: html.content_security_policy,
+        strings_meta: if strings.script.is_empty() {
+            String::new()
+        } else {
+            serde_json::to_string(&strings.script).unwrap_or_default()
+        },
+        strings,
     }
 }
 
@@ -459,11 +466,14 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn opensearch(title: &str, site_url: &str) -> String {
+fn opensearch(title: &str, site_url: &str, strings: &crate::i18n::Strings) -> String {
     let t = crate::render::markdown::escape(title);
     let u = crate::render::markdown::escape(site_url);
+    let d = crate::render::markdown::escape(
+        &strings.fill("opensearch_description", &[("title", title)]),
+    );
     format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<OpenSearchDescription xmlns=\"http://a9.com/-/spec/opensearch/1.1/\">\n  <ShortName>{t}</ShortName>\n  <Description>Search {t} by pasting an error message</Description>\n  <InputEncoding>UTF-8</InputEncoding>\n  <Url type=\"text/html\" template=\"{u}search.html?q={{searchTerms}}\"/>\n</OpenSearchDescription>\n"
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<OpenSearchDescription xmlns=\"http://a9.com/-/spec/opensearch/1.1/\">\n  <ShortName>{t}</ShortName>\n  <Description>{d}</Description>\n  <InputEncoding>UTF-8</InputEncoding>\n  <Url type=\"text/html\" template=\"{u}search.html?q={{searchTerms}}\"/>\n</OpenSearchDescription>\n"
     )
 }
 

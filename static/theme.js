@@ -42,7 +42,8 @@
 
   // ------------------------------------------------------------ strings
 
-  // The texts this script shows, in one table.
+  // The English texts this script shows. A book in another language, or one that overrides
+  // texts in book.toml, puts its own in the page's kbook-strings meta tag (no second fetch).
   var STRINGS = {
     copy: "Copy",
     copied: "Copied",
@@ -62,8 +63,17 @@
     version_unknown: "This entry says nothing about {product}",
     version_change: "Change version",
   };
+  var pageStrings = {};
+  try {
+    pageStrings = JSON.parse(meta("kbook-strings") || "{}") || {};
+  } catch (e) {
+    pageStrings = {};
+  }
   kb.strings = {};
-  /** Adds texts (key -> text); search.js adds its own. */
+  Object.keys(pageStrings).forEach(function (k) {
+    if (typeof pageStrings[k] === "string") kb.strings[k] = pageStrings[k];
+  });
+  /** Adds texts (key -> English default) unless the page translated them; search.js adds its own. */
   kb.addStrings = function (defaults) {
     Object.keys(defaults).forEach(function (k) {
       if (typeof kb.strings[k] !== "string") kb.strings[k] = defaults[k];

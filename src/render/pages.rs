@@ -94,6 +94,7 @@ pub fn load_templates(book_root: &Path) -> Result<(tera::Tera, u64), Vec<Diagnos
     // Tera's default also escapes `/`, which makes every URL attribute unreadable; `&<>"'`
     // is what HTML text and quoted attributes need.
     tera.set_escape_fn(crate::render::markdown::escape);
+    crate::i18n::register_filters(&mut tera);
     let all: Vec<(&str, &str)> = sources
         .iter()
         .map(|(n, (_, s))| (n.as_str(), s.as_str()))
@@ -166,6 +167,11 @@ pub struct SiteContext {
     pub asset_version: String,
     /// `[output.html] content-security-policy`: pages carry a strict CSP meta tag.
     pub content_security_policy: bool,
+    /// JSON of the texts the page scripts need from the page (empty: the scripts' English).
+    pub strings_meta: String,
+    /// The chrome's texts in the book's language (templates see them as `t`).
+    #[serde(skip)]
+    pub strings: crate::i18n::Strings,
 }
 
 /// A connector in navigation.
@@ -196,21 +202,36 @@ pub struct EntryLink {
     pub connector: String,
     /// Kind.
     pub kind: String,
+    /// The kind's name in the book's language (the kind itself unless translated).
+    pub kind_label: String,
     /// Last update.
     pub updated: Option<String>,
 }
 
 impl EntryLink {
-    fn of(e: &Entry) -> Self {
+    fn of(e: &Entry, strings: &crate::i18n::Strings) -> Self {
         EntryLink {
             id: e.id.clone(),
             title: e.fm.title.clone(),
             url: e.url.clone(),
             connector: e.fm.connector.clone(),
             kind: e.fm.kind.clone(),
+            kind_label: strings.kind(&e.fm.kind),
             updated: e.fm.updated.clone(),
         }
     }
+}
+
+/// A kind as a heading: its translated name, or the kind capitalised (as Tera's `capitalize`).
+fn kind_heading(kind: &str, strings: &crate::i18n::Strings) -> String {
+    let label = strings.kind(kind);
+    if label != kind {
+        return label;
+    }
+    let mut chars = kind.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().collect::<String>() + &chars.as_str().to_lowercase()
+    })
 }
 
 #[derive(Serialize)]
@@ -273,6 +294,7 @@ struct EntryView<'a> {
     connector: &'a str,
     connector_name: String,
     kind: &'a str,
+    kind_label: String,
     /// The error texts alone: a book's own template may print each item as `{{ err }}`.
     errors: Vec<&'a str>,
     /// Each error as `{text, source}`; `source` is null when not given.
@@ -358,9 +380,11 @@ pub fn render_all(
             .push(i);
     }
     let kinds = config.kinds();
+    let strings = &site.strings;
     let base = |page: &str, title: &str, connector: &str| {
         let mut ctx = tera::Context::new();
         ctx.insert("site", site);
+        ctx.insert("t", &strings.all);
         ctx.insert("page_url", page);
         ctx.insert("path_to_root", &path_to_root(page));
         ctx.insert("page_title", title);
@@ -403,7 +427,7 @@ pub fn render_all(
                 e.fm.related
                     .iter()
                     .filter_map(|r| by_id.get(r.as_str()))
-                    .map(|r| EntryLink::of(r))
+                    .map(|r| EntryLink::of(r, strings))
                     .collect();
             let related_titles: Vec<&str> = related.iter().map(|r| r.title.as_str()).collect();
             let fp = crate::site::fingerprint(&(
@@ -420,7 +444,7 @@ pub fn render_all(
             }
             let siblings = &by_connector[e.fm.connector.as_str()];
             let pos = position[idx];
-            let link = |i: usize| EntryLink::of(&entries[i]);
+            let link = |i: usize| EntryLink::of(&entries[i], strings);
             let mut ctx = base(&e.url, &e.fm.title, &e.fm.connector);
             ctx.insert("prev", &pos.checked_sub(1).map(|p| link(siblings[p])));
             ctx.insert("next", &siblings.get(pos + 1).map(|&n| link(n)));
@@ -446,6 +470,7 @@ pub fn render_all(
                 connector: &e.fm.connector,
                 connector_name: config.connector_name(&e.fm.connector),
                 kind: &e.fm.kind,
+                kind_label: strings.kind(&e.fm.kind),
                 errors: e.fm.errors.iter().map(|err| err.text.as_str()).collect(),
                 error_items: &e.fm.errors,
                 versions: e
@@ -572,7 +597,7 @@ pub fn render_all(
         &recent
             .iter()
             .take(10)
-            .map(|e| EntryLink::of(e))
+            .map(|e| EntryLink::of(e, strings))
             .collect::<Vec<_>>(),
     );
     push("index.html".into(), "index.html", &ctx);
@@ -582,18 +607,20 @@ pub fn render_all(
         let Some(idx) = by_connector.get(nav.slug.as_str()) else {
             continue;
         };
-        let groups: Vec<(String, Vec<EntryLink>)> = kinds
+        // (kind, entries, heading): custom templates written for pairs keep working.
+        let groups: Vec<(String, Vec<EntryLink>, String)> = kinds
             .iter()
             .map(|k| {
                 (
                     k.clone(),
                     idx.iter()
                         .filter(|&&i| &entries[i].fm.kind == k)
-                        .map(|&i| EntryLink::of(&entries[i]))
+                        .map(|&i| EntryLink::of(&entries[i], strings))
                         .collect::<Vec<_>>(),
+                    kind_heading(k, strings),
                 )
             })
-            .filter(|(_, v)| !v.is_empty())
+            .filter(|(_, v, _)| !v.is_empty())
             .collect();
         let page = nav.url.clone();
         let mut ctx = base(&page, &nav.name, &nav.slug);
@@ -602,7 +629,7 @@ pub fn render_all(
         ctx.insert(
             "connector_entries",
             &idx.iter()
-                .map(|&i| EntryLink::of(&entries[i]))
+                .map(|&i| EntryLink::of(&entries[i], strings))
                 .collect::<Vec<_>>(),
         );
         push(page, "connector.html", &ctx);
@@ -614,7 +641,7 @@ pub fn render_all(
         .flat_map(|e| {
             e.fm.errors
                 .iter()
-                .map(move |s| (s.text.clone(), EntryLink::of(e)))
+                .map(move |s| (s.text.clone(), EntryLink::of(e, strings)))
         })
         .collect();
     // Keys computed once: a key per comparison allocated a million strings at 10,000 entries.
@@ -631,7 +658,7 @@ pub fn render_all(
             _ => letters.push((letter, vec![(err, link)])),
         }
     }
-    let mut ctx = base("errors.html", "Error index", "");
+    let mut ctx = base("errors.html", strings.get("error_index_title"), "");
     ctx.insert("letters", &letters);
     push("errors.html".into(), "errors.html", &ctx);
 
@@ -639,17 +666,19 @@ pub fn render_all(
     let mut tags: BTreeMap<&str, Vec<EntryLink>> = BTreeMap::new();
     for e in entries {
         for t in &e.fm.tags {
-            tags.entry(t.as_str()).or_default().push(EntryLink::of(e));
+            tags.entry(t.as_str())
+                .or_default()
+                .push(EntryLink::of(e, strings));
         }
     }
-    let mut ctx = base("tags.html", "Tags", "");
+    let mut ctx = base("tags.html", strings.get("tags_title"), "");
     ctx.insert("tags", &tags);
     push("tags.html".into(), "tags.html", &ctx);
 
-    let mut ctx = base("search.html", "Search", "");
+    let mut ctx = base("search.html", strings.get("search_title"), "");
     ctx.insert("version_products", &products);
     push("search.html".into(), "search.html", &ctx);
-    let ctx = base("404.html", "Page not found", "");
+    let ctx = base("404.html", strings.get("not_found_title"), "");
     push("404.html".into(), "404.html", &ctx);
 
     // Redirects for aliases.
@@ -680,7 +709,10 @@ pub fn render_all(
     );
     ctx.insert(
         "feed_entries",
-        &feed.iter().map(|e| EntryLink::of(e)).collect::<Vec<_>>(),
+        &feed
+            .iter()
+            .map(|e| EntryLink::of(e, strings))
+            .collect::<Vec<_>>(),
     );
     ctx.insert(
         "feed_updated",
@@ -702,7 +734,10 @@ pub fn render_all(
         ctx.insert("pages", &pages);
         ctx.insert(
             "entries",
-            &entries.iter().map(|e| EntryLink::of(e)).collect::<Vec<_>>(),
+            &entries
+                .iter()
+                .map(|e| EntryLink::of(e, strings))
+                .collect::<Vec<_>>(),
         );
         push("sitemap.xml".into(), "sitemap.xml", &ctx);
     }

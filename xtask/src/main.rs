@@ -19,7 +19,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::bench(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium and npm (Debian packages) for the browser tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries\n  bench [--sizes 1000,10000,100000] [--runs N] [--no-browser] [--no-pagefind]\n                       build synthetic books of each size and print build, size and search numbers beside Pagefind's"
+                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium, npm and a CJK font (Debian packages) for the browser tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries\n  bench [--sizes 1000,10000,100000] [--runs N] [--no-browser] [--no-pagefind]\n                       build synthetic books of each size and print build, size and search numbers beside Pagefind's"
             );
             return ExitCode::from(2);
         }
@@ -35,6 +35,8 @@ fn main() -> ExitCode {
 
 /// Where the browser tests look for Chromium.
 const CHROMIUM: &str = "/usr/bin/chromium";
+/// The font file of Debian's fonts-wqy-microhei.
+const CJK_FONT: &str = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc";
 
 fn install_test_deps() -> Result<ExitCode> {
     let has_npm = Command::new("npm")
@@ -44,6 +46,10 @@ fn install_test_deps() -> Result<ExitCode> {
     let mut packages = Vec::new();
     if !Path::new(CHROMIUM).exists() {
         packages.push("chromium");
+    }
+    // A small CJK font, so the Chinese book's screenshots show characters, not boxes.
+    if !Path::new(CJK_FONT).exists() {
+        packages.push("fonts-wqy-microhei");
     }
     if !has_npm {
         packages.push("npm");

@@ -1,0 +1,364 @@
+//! The page chrome in the book's language: a Chinese starter book (`kbook init --language
+//! zh`) built by the real binary and read in Debian's headless Chromium (texts, `<html lang>`,
+//! dates, the version picker, the 404 page, axe-core, a screenshot in
+//! `<target>/screenshots/`), overrides from `[kbook.strings]`, and bad keys reported at their
+//! line.
+
+mod common;
+
+use common::{Chromium, chromium, kbook, kbook_command, serve, url_encode};
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+fn scratch() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("i18n")
+}
+
+struct Book {
+    root: PathBuf,
+    site: PathBuf,
+    http: String,
+}
+
+/// `kbook init` with `args` into scratch/name, `extra` appended to its book.toml, built with
+/// a single file beside it and served on 127.0.0.1.
+fn init_and_build(name: &str, args: &[&str], extra: &str) -> Book {
+    let dir = scratch().join(name);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = dir.join("book");
+    let mut init: Vec<&OsStr> = vec![OsStr::new("init")];
+    init.extend(args.iter().map(OsStr::new));
+    init.push(root.as_os_str());
+    kbook(&dir, &init);
+    if !extra.is_empty() {
+        let toml = root.join("book.toml");
+        let text = std::fs::read_to_string(&toml).unwrap();
+        std::fs::write(&toml, text + extra).unwrap();
+    }
+    let site = dir.join("site");
+    let single = dir.join("kb.html");
+    kbook(
+        &root,
+        &[
+            OsStr::new("build"),
+            OsStr::new("--deny-warnings"),
+            OsStr::new("--dest"),
+            site.as_os_str(),
+            OsStr::new("--single-file"),
+            single.as_os_str(),
+        ],
+    );
+    let http = serve(site.clone());
+    Book { root, site, http }
+}
+
+fn chinese() -> &'static Book {
+    static BOOK: OnceLock<Book> = OnceLock::new();
+    BOOK.get_or_init(|| init_and_build("zh", &["--language", "zh"], ""))
+}
+
+/// A query the book answers with hits but no confident match (asked of `kbook search`).
+fn weak_query(book: &Book) -> String {
+    for q in [
+        "hostname port please help",
+        "port",
+        "service listening timeout banana",
+        "connector options",
+    ] {
+        let out = kbook_command()
+            .args(["search", "--json", "--site"])
+            .arg(&book.site)
+            .arg("--book")
+            .arg(&book.root)
+            .arg(q)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        if v["confident"] == false && !v["hits"].as_array().unwrap().is_empty() {
+            return q.to_string();
+        }
+    }
+    panic!("no query gives a weak match in the starter book");
+}
+
+fn screenshots_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .join("screenshots")
+}
+
+fn screenshot(c: &Chromium, name: &str) {
+    let png = c
+        .tab
+        .capture_screenshot(
+            headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption::Png,
+            None,
+            None,
+            true,
+        )
+        .unwrap();
+    std::fs::create_dir_all(screenshots_dir()).unwrap();
+    std::fs::write(screenshots_dir().join(format!("{name}.png")), png).unwrap();
+}
+
+fn axe(c: &Chromium) -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/a11y");
+    let file = dir.join("node_modules/axe-core/axe.min.js");
+    if !file.is_file() {
+        let status = std::process::Command::new("npm")
+            .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .status()
+            .expect("npm is needed once to install axe-core into tests/a11y");
+        assert!(status.success(), "npm ci in tests/a11y failed");
+    }
+    c.tab
+        .evaluate(&std::fs::read_to_string(file).unwrap(), false)
+        .unwrap();
+    let found = c.eval(
+        "axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => v.id + ': ' + v.help + ' ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')))",
+    );
+    serde_json::from_value(found).unwrap()
+}
+
+fn text(c: &Chromium, selector: &str) -> String {
+    c.wait_for(&format!(
+        "(() => {{ const e = document.querySelector({s}); return e && e.textContent.trim(); }})()",
+        s = serde_json::to_string(selector).unwrap()
+    ))
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
+#[test]
+fn chinese_book_shows_chinese_chrome_and_passes_axe() {
+    let book = chinese();
+    let toml = std::fs::read_to_string(book.root.join("book.toml")).unwrap();
+    assert!(toml.contains("language = \"zh\""), "{toml}");
+    let entry = std::fs::read_to_string(
+        book.root
+            .join("content/example/example-connection-refused.md"),
+    )
+    .unwrap();
+    assert!(
+        entry.contains("java.net.ConnectException: Connection refused")
+            && entry.contains("## 解决方法")
+    );
+    let weak = weak_query(book);
+    let c = chromium();
+    let mut problems = Vec::new();
+
+    // Home: <html lang>, the search box, headings, footer.
+    c.open(&format!("{}index.html", book.http));
+    assert_eq!(c.eval("document.documentElement.lang"), "zh");
+    assert_eq!(
+        c.eval("document.getElementById('kbook-q').placeholder"),
+        "搜索或粘贴错误信息…（/）"
+    );
+    assert_eq!(text(&c, "#connectors-heading"), "连接器");
+    assert_eq!(text(&c, ".skip-link"), "跳到正文");
+    assert!(text(&c, ".site-footer").contains("2 个条目"));
+    assert_eq!(
+        c.eval("document.querySelector('.theme-toggle').getAttribute('aria-label')"),
+        "切换深色主题"
+    );
+    screenshot(&c, "zh-home");
+    problems.extend(axe(&c).into_iter().map(|p| format!("home: {p}")));
+
+    // An entry: section headings, the date, kinds, copy buttons (theme.js).
+    c.open(&format!(
+        "{}example/example-connection-refused.html",
+        book.http
+    ));
+    assert_eq!(text(&c, "#error-strings-heading"), "错误信息");
+    assert_eq!(text(&c, "#versions-heading"), "版本");
+    assert_eq!(text(&c, ".entry-meta .updated"), "更新于 2026年1月1日");
+    assert_eq!(text(&c, ".entry-meta .badge.kind-error"), "错误");
+    assert_eq!(text(&c, ".versions th"), "产品");
+    assert_eq!(text(&c, ".copy-button"), "复制");
+    assert_eq!(text(&c, ".breadcrumb a"), "首页");
+    problems.extend(axe(&c).into_iter().map(|p| format!("entry: {p}")));
+
+    // The search page: help, the version picker, a weak match, marks for a chosen version.
+    c.open(&format!("{}search.html?q={}", book.http, url_encode(&weak)));
+    assert_eq!(text(&c, "h1"), "搜索");
+    assert!(text(&c, "#kbook-paste-help").starts_with("结果随输入更新"));
+    assert_eq!(
+        c.eval("document.querySelector('#kbook-paste-help kbd').textContent"),
+        "Ctrl"
+    );
+    assert_eq!(text(&c, "#kbook-version legend"), "你的产品版本");
+    assert_eq!(text(&c, "label[for=kbook-version-product]"), "产品");
+    assert_eq!(
+        text(&c, ".kbook-no-confident strong"),
+        "没有可信的匹配。",
+        "query {weak:?}"
+    );
+    assert!(text(&c, ".kbook-tips-title") == "提示：");
+    assert!(
+        text(&c, "#kbook-search-status").contains("个结果，用时"),
+        "status line"
+    );
+    c.eval(
+        "(() => { const s = document.getElementById('kbook-version-product'); s.value = 'example-server'; s.dispatchEvent(new Event('change')); })()",
+    );
+    c.tab.type_str("2.0").unwrap();
+    let area = "document.getElementById('kbook-paste')";
+    c.eval(&format!(
+        "(() => {{ {area}.value = 'Connection refused'; {area}.dispatchEvent(new Event('input')); }})()"
+    ));
+    assert_eq!(
+        text(&c, ".kbook-result .kbook-version-mark"),
+        "影响 example-server 2.0，已在 2.1 修复"
+    );
+    assert!(text(&c, "#kbook-version-note").starts_with("example-server 2.0 的结果"));
+    assert_eq!(text(&c, ".kbook-facet-label"), "连接器：", "facet labels");
+    screenshot(&c, "zh-search");
+    problems.extend(axe(&c).into_iter().map(|p| format!("search: {p}")));
+
+    // The entry page says the entry applies to the chosen version.
+    c.open(&format!(
+        "{}example/example-connection-refused.html",
+        book.http
+    ));
+    assert_eq!(
+        c.wait_for("(() => { const p = document.querySelector('.kbook-version-status'); return p && !p.hidden && p.textContent; })()"),
+        "适用于你的版本 example-server 2.0（已在 2.1 修复） · 更改版本"
+    );
+    screenshot(&c, "zh-entry");
+    problems.extend(
+        axe(&c)
+            .into_iter()
+            .map(|p| format!("entry with a version: {p}")),
+    );
+
+    // The header search box's messages.
+    c.tab.find_element("#kbook-q").unwrap().click().unwrap();
+    c.tab.type_str("qqqzzzvvvxxjj").unwrap();
+    assert!(text(&c, ".kbook-no-match-box").starts_with("没有匹配的条目。"));
+
+    // 404 and its search link.
+    c.open(&format!("{}no-such-example-entry.html", book.http));
+    assert_eq!(text(&c, "h1"), "页面不存在");
+    assert_eq!(text(&c, "#kbook-404-heading"), "也许是这些？");
+    let link = text(&c, "a.kbook-404-link");
+    assert!(link.starts_with("搜索“"), "{link}");
+    c.take_errors(); // the 404 itself
+    problems.extend(axe(&c).into_iter().map(|p| format!("404: {p}")));
+    assert!(problems.is_empty(), "axe-core: {problems:#?}");
+
+    // Everything the scripts show comes from the page: the Chinese set, key for key.
+    c.open(&format!("{}search.html", book.http));
+    c.eval("window.kbook.ready()");
+    let zh = kbook::i18n::Strings::new("zh", &Default::default());
+    let shown = c.eval("window.kbook.strings");
+    for (key, _) in kbook::i18n::english_script_texts() {
+        assert_eq!(shown[key], zh.get(key), "{key}");
+    }
+    c.assert_no_errors("Chinese book");
+
+    // The single file keeps the language and the scripts' texts.
+    let single = std::fs::read_to_string(book.root.parent().unwrap().join("kb.html")).unwrap();
+    assert!(single.contains("<html lang=\"zh\""));
+    assert!(single.contains("<meta name=\"kbook-strings\""));
+    assert!(single.contains("单文件版，由 kbook 生成"));
+}
+
+/// The English scripts' own texts are exactly the catalogue's English (the page carries no
+/// texts for an English book, so the copies must agree).
+#[test]
+fn english_book_pages_carry_no_texts_and_scripts_match_the_catalogue() {
+    let book = init_and_build("en", &[], "");
+    let home = std::fs::read_to_string(book.site.join("index.html")).unwrap();
+    assert!(!home.contains("kbook-strings"));
+    assert!(home.contains("<html lang=\"en\""));
+    let c = chromium();
+    c.open(&format!("{}search.html", book.http));
+    c.eval("window.kbook.ready()");
+    let shown = c.eval("window.kbook.strings");
+    let mut expected = serde_json::Map::new();
+    for (key, text) in kbook::i18n::english_script_texts() {
+        expected.insert(key.to_string(), text.into());
+    }
+    assert_eq!(shown, serde_json::Value::Object(expected));
+    c.assert_no_errors("English book");
+}
+
+#[test]
+fn strings_in_book_toml_override_the_built_in_ones() {
+    let book = init_and_build(
+        "zh-override",
+        &["--language", "zh-TW"],
+        "\n[kbook.strings]\nsearch_placeholder = \"貼上錯誤訊息\"\nno_confident = \"沒有把握的結果。\"\nkind_howto = \"教學\"\nversions = \"適用版本\"\n",
+    );
+    let weak = weak_query(&book);
+    let c = chromium();
+    c.open(&format!("{}search.html?q={}", book.http, url_encode(&weak)));
+    assert_eq!(c.eval("document.documentElement.lang"), "zh-TW");
+    assert_eq!(
+        c.eval("document.getElementById('kbook-q').placeholder"),
+        "貼上錯誤訊息"
+    );
+    assert_eq!(text(&c, ".kbook-no-confident strong"), "沒有把握的結果。");
+    // Texts not overridden fall back to the Simplified set.
+    assert_eq!(text(&c, "h1"), "搜索");
+    c.open(&format!("{}example/example-howto.html", book.http));
+    assert_eq!(text(&c, ".entry-meta .badge.kind-howto"), "教學");
+    c.open(&format!("{}example/index.html", book.http));
+    assert_eq!(text(&c, "#kind-howto"), "教學");
+    c.open(&format!(
+        "{}example/example-connection-refused.html",
+        book.http
+    ));
+    assert_eq!(text(&c, "#versions-heading"), "適用版本");
+    c.assert_no_errors("overrides");
+}
+
+#[test]
+fn bad_strings_and_language_are_reported_at_their_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("book");
+    kbook(dir.path(), &[OsStr::new("init"), root.as_os_str()]);
+    let toml = root.join("book.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    let text = text.replace("language = \"en\"", "language = \"english\"")
+        + "\n[kbook.strings]\nserch_placeholder = \"x\"\nstatus_many = \"{count} hits\"\n";
+    std::fs::write(&toml, &text).unwrap();
+    let line = |needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let out = kbook_command()
+        .args(["check", "--book"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    for expect in [
+        format!(
+            "book.toml:{}:1: error: `english` is not a BCP 47 language tag",
+            line("language")
+        ),
+        format!(
+            "book.toml:{}:1: error: unknown string `serch_placeholder` in [kbook.strings]",
+            line("serch_placeholder")
+        ),
+        "did you mean `search_placeholder`?".to_string(),
+        format!(
+            "book.toml:{}:1: error: string `status_many` uses the unknown placeholder {{count}}",
+            line("status_many")
+        ),
+    ] {
+        assert!(err.contains(&expect), "missing `{expect}` in:\n{err}");
+    }
+    let bad = kbook_command()
+        .args(["init", "--language", "chinese"])
+        .arg(dir.path().join("other"))
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+}

@@ -34,7 +34,7 @@ pub struct EvalArgs {
     pub site: Option<PathBuf>,
     /// Switch a ranking part off (ablation): paste-splitting, rarity-cut, phrase-pairs, typo,
     /// stopwords, field-dismax, shared-idf, query-intent, coverage, connector-mention, prefix,
-    /// wrapper, outer-layers, run-rerank. Repeatable.
+    /// wrapper, outer-layers; divergence (a confidence check). Repeatable.
     #[arg(long, value_name = "PART")]
     pub ablate: Vec<String>,
     /// Rank with a baseline instead of kbook's ranking: `bm25` is plain BM25, every query
@@ -43,7 +43,7 @@ pub struct EvalArgs {
     pub baseline: Option<Baseline>,
     /// Set a ranking constant, for tuning on a query set: a field boost (sig, ids, title,
     /// tags, body, code) or frame, other, wrapper, outer, field-tie, coverage-weight,
-    /// shared-idf-mix, connector-weight, pair-boost, run-weight, run-cap, max-terms, min-error-run, min-error-share,
+    /// shared-idf-mix, connector-weight, pair-boost, plain-sig, max-terms, min-error-run, min-error-share,
     /// min-known-share.
     /// Repeatable, e.g. `--tune sig=2 --tune body=1.5`.
     #[arg(long, value_name = "NAME=VALUE")]
@@ -212,7 +212,7 @@ pub const ABLATIONS: [&str; 14] = [
     "prefix",
     "wrapper",
     "outer-layers",
-    "run-rerank",
+    "divergence",
 ];
 
 fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
@@ -223,6 +223,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
     for a in &args.ablate {
         match a.as_str() {
             "paste-splitting" => t.paste_splitting = false,
+            "divergence" => t.no_divergence = false,
             "rarity-cut" => t.rarity_cut = false,
             "phrase-pairs" => t.phrase_pairs = false,
             "typo" => t.typo_tolerance = false,
@@ -235,7 +236,6 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             "prefix" => t.prefix_last_word = false,
             "wrapper" => t.wrapper_weight = 1.0,
             "outer-layers" => t.outer_weight = 1.0,
-            "run-rerank" => t.run_rerank = false,
             other => bail!(
                 "unknown --ablate part `{other}`: use {}",
                 ABLATIONS.join(", ")
@@ -264,15 +264,11 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             (None, "shared-idf-mix") => &mut t.shared_idf_mix,
             (None, "connector-weight") => &mut t.connector_weight,
             (None, "pair-boost") => &mut t.pair_boost,
-            (None, "run-weight") => &mut t.run_weight,
+            (None, "plain-sig") => &mut t.plain_sig_boost,
             (None, "min-error-share") => &mut t.min_error_share,
             (None, "min-known-share") => &mut t.min_known_share,
             (None, "max-terms") => {
                 t.max_terms = v.max(1.0) as usize;
-                continue;
-            }
-            (None, "run-cap") => {
-                t.run_cap = v.max(1.0) as usize;
                 continue;
             }
             (None, "min-error-run") => {

@@ -14,8 +14,8 @@ const MIN_MRR10: f64 = 0.98;
 /// and entries improve.
 const MIN_REALWORLD_TOP1: f64 = 0.65;
 const MIN_REALWORLD_RECALL5: f64 = 0.85;
-const MIN_REALWORLD_ABSTAIN: f64 = 0.80;
-const MIN_REALWORLD_CONFIDENT_PRECISION: f64 = 0.70;
+const MIN_REALWORLD_ABSTAIN: f64 = 0.85;
+const MIN_REALWORLD_CONFIDENT_PRECISION: f64 = 0.80;
 const MIN_REALWORLD_CONFIDENT_RATE: f64 = 0.25;
 /// The Chinese fixture book (tests/fixtures/zh-book): top-1 ≥ 0.9 and recall@5 ≥ 0.97.
 const MIN_ZH_TOP1: f64 = 0.90;

@@ -3,10 +3,10 @@
 use crate::analysis::{Analyzer, analyze};
 use crate::pack::directory_from_packed;
 use crate::query::{BuiltQuery, ClauseKind, build_query, field_name};
-use crate::schema::{F_BODY, F_IDS, F_SIG, F_TITLE, KbSchema};
+use crate::schema::{F_BODY, F_IDS, F_SIG, KbSchema};
 use crate::version::match_stored_specs;
 use crate::{Hit, SearchError, SearchOptions, SearchResults, Signals, Snippet};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Value};
@@ -17,8 +17,6 @@ const MAX_LIMIT: usize = 200;
 const SNIPPET_CHARS: usize = 220;
 /// Candidates reranked by coverage (see [`crate::Tuning::coverage_rerank`]).
 const RERANK_DEPTH: usize = 50;
-/// Candidates reranked by phrase runs (their stored text is read: in the browser, blocks).
-const RUN_DEPTH: usize = 10;
 
 /// An opened book index.
 pub struct BookIndex {
@@ -122,7 +120,7 @@ impl BookIndex {
             }
             // Stable: equal scores keep the engine's order.
             ranked.sort_by(|a, b| b.0.0.total_cmp(&a.0.0));
-            ranked.truncate(limit.max(RUN_DEPTH));
+            ranked.truncate(limit);
             (hits, matches) = ranked.into_iter().unzip();
         }
         // Every shown document is read even after one fails, so a lazily loaded index learns
@@ -141,7 +139,6 @@ impl BookIndex {
         if let Some(e) = failed {
             return Err(e.into());
         }
-        let (hits, docs, matches) = self.run_rerank(&built, hits, docs, matches, limit, opts);
         let mut signals = Signals::default();
         if let (Some(h), Some(m)) = (hits.first(), matches.first()) {
             (signals.coverage, signals.phrase) = coverage(&built, m);
@@ -157,7 +154,11 @@ impl BookIndex {
                 .get_all(self.kb.text[F_SIG])
                 .filter_map(|v| v.as_str())
                 .collect();
-            (signals.error_run, signals.error_share) = error_overlap(&errors, &built.sig_lines);
+            (
+                signals.error_run,
+                signals.error_share,
+                signals.error_diverges,
+            ) = error_overlap(&errors, &built.sig_lines);
         }
         let confident = !hits.is_empty() && is_confident(&signals, &opts.tuning);
         let mut out = Vec::with_capacity(hits.len());
@@ -201,51 +202,6 @@ impl BookIndex {
             confident,
             signals,
         })
-    }
-
-    /// Moves up the candidates whose text holds a longer run of the query's words in order
-    /// (see [`crate::Tuning::run_rerank`]), then keeps the first `limit`.
-    fn run_rerank(
-        &self,
-        built: &BuiltQuery,
-        hits: Vec<Candidate>,
-        docs: Vec<Option<TantivyDocument>>,
-        matches: Vec<Matches>,
-        limit: usize,
-        opts: &SearchOptions,
-    ) -> (Vec<Candidate>, Vec<Option<TantivyDocument>>, Vec<Matches>) {
-        let mut ranked: Vec<_> = hits.into_iter().zip(docs).zip(matches).collect();
-        if opts.tuning.run_rerank && ranked.len() > 1 && !built.prose_pairs.is_empty() {
-            let cap = opts.tuning.run_cap.max(1);
-            let w = opts.tuning.run_weight.max(0.0);
-            for ((h, doc), _) in &mut ranked {
-                let Some(doc) = doc else { continue };
-                let texts = [
-                    self.kb.text[F_TITLE],
-                    self.kb.text[F_BODY],
-                    self.kb.text[F_SIG],
-                ]
-                .into_iter()
-                .flat_map(|f| doc.get_all(f).filter_map(|v| v.as_str()));
-                let run = texts
-                    .map(|t| phrase_run(t, &built.prose_pairs))
-                    .max()
-                    .unwrap_or(0);
-                h.0 *= 1.0 + w * run.min(cap) as f32 / cap as f32;
-            }
-            // Stable: equal scores keep the previous order.
-            ranked.sort_by(|a, b| b.0.0.0.total_cmp(&a.0.0.0));
-        }
-        ranked.truncate(limit);
-        let mut hits = Vec::with_capacity(ranked.len());
-        let mut docs = Vec::with_capacity(ranked.len());
-        let mut matches = Vec::with_capacity(ranked.len());
-        for ((h, d), m) in ranked {
-            hits.push(h);
-            docs.push(d);
-            matches.push(m);
-        }
-        (hits, docs, matches)
     }
 
     /// For each hit, which clauses matched and what they contributed.
@@ -298,40 +254,15 @@ fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
     s.error_run >= tuning.min_error_run
         && s.error_share >= tuning.min_error_share
         && s.known_share >= tuning.min_known_share
+        && !(tuning.no_divergence && s.error_diverges)
 }
 
-/// The longest chain of `text`'s prose tokens whose every adjacent pair is adjacent in the
-/// query too, counted in content words (function words ride along but do not count).
-fn phrase_run(text: &str, pairs: &HashMap<String, HashSet<String>>) -> usize {
-    let toks: Vec<String> = analyze(text, Analyzer::Prose)
-        .into_iter()
-        .filter(|t| t.part)
-        .map(|t| t.text)
-        .collect();
-    let content = |t: &str| usize::from(!crate::query::is_stopword(t));
-    let mut best = 0;
-    let mut cur = 0;
-    for w in toks.windows(2) {
-        if pairs.get(&w[0]).is_some_and(|next| next.contains(&w[1])) {
-            cur = if cur == 0 {
-                content(&w[0]) + content(&w[1])
-            } else {
-                cur + content(&w[1])
-            };
-            best = best.max(cur);
-        } else {
-            cur = 0;
-        }
-    }
-    best
-}
-
-/// The longest run of consecutive tokens shared by a query line and one error text, and that
-/// run's share of the error's length.
-fn error_overlap(errors: &[&str], lines: &[Vec<String>]) -> (usize, f32) {
-    let mut best = (0usize, 0.0f32);
+/// The longest run of consecutive tokens shared by a query line and one error text, that
+/// run's share of the error's length, and whether both texts go on differently after it.
+fn error_overlap(errors: &[&str], lines: &[Vec<String>]) -> (usize, f32, bool) {
+    let mut best = (0usize, 0.0f32, true);
     for e in errors {
-        let toks: Vec<String> = analyze(e, Analyzer::Sig)
+        let toks: Vec<String> = analyze(crate::paste::message_part(e), Analyzer::Sig)
             .into_iter()
             .filter(|t| t.part)
             .map(|t| t.text)
@@ -340,27 +271,31 @@ fn error_overlap(errors: &[&str], lines: &[Vec<String>]) -> (usize, f32) {
             continue;
         }
         for line in lines {
-            let run = longest_common_run(&toks, line);
+            let (run, end_err, end_line) = longest_common_run(&toks, line);
             let share = run as f32 / toks.len() as f32;
-            if (run, share) > (best.0, best.1) {
-                best = (run, share);
+            let diverges = end_err < toks.len() && end_line < line.len();
+            // Longer runs first; among equal ones the run that does not diverge.
+            if (run, share, !diverges) > (best.0, best.1, !best.2) {
+                best = (run, share, diverges);
             }
         }
     }
     best
 }
 
-/// Length of the longest common contiguous run of two token sequences (dynamic programming
-/// over one row; both sides are short: an error text and a paste line).
-fn longest_common_run(a: &[String], b: &[String]) -> usize {
+/// The longest common contiguous run of two token sequences and where it ends in each
+/// (dynamic programming over one row; both sides are short: an error text and a paste line).
+fn longest_common_run(a: &[String], b: &[String]) -> (usize, usize, usize) {
     let mut row = vec![0usize; b.len() + 1];
-    let mut best = 0;
-    for x in a {
+    let mut best = (0, 0, 0);
+    for (i, x) in a.iter().enumerate() {
         let mut diag = 0;
         for (j, y) in b.iter().enumerate() {
             let up = row[j + 1];
             row[j + 1] = if x == y { diag + 1 } else { 0 };
-            best = best.max(row[j + 1]);
+            if row[j + 1] > best.0 {
+                best = (row[j + 1], i + 1, j + 1);
+            }
             diag = up;
         }
     }

@@ -208,6 +208,12 @@ pub fn message_start(line: &str) -> Option<usize> {
     (start > 0 && words >= 3).then_some(start)
 }
 
+/// The line without its leading exception classes when a message follows them (see
+/// [`message_start`]): entries sharing only a wrapper class are not the same error.
+pub fn message_part(line: &str) -> &str {
+    message_start(line).map_or(line, |i| &line[i..])
+}
+
 /// Splits a paste into informative lines.
 pub fn split_paste(text: &str) -> Paste<'_> {
     let mut lines: Vec<PasteLine<'_>> = Vec::new();

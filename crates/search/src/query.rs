@@ -10,7 +10,7 @@ use crate::analysis::{Tok, analyze};
 use crate::paste::{LineRole, split_paste};
 use crate::schema::{F_BODY, F_CODE, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
 use crate::script::is_cjk;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use tantivy::query::{
     BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
     TermQuery,
@@ -74,14 +74,6 @@ pub struct Tuning {
     pub pair_boost: f32,
     /// Boost of a quoted phrase relative to its field boost.
     pub quoted_boost: f32,
-    /// Rerank the first candidates by the longest run of the query's words standing together,
-    /// in order, in the entry's title, body or one error text (a pasted message found in one
-    /// section of one entry is the strongest evidence a paste gives).
-    pub run_rerank: bool,
-    /// Weight of that run: score × (1 + w × min(run, cap) / cap), run counted in content words.
-    pub run_weight: f32,
-    /// Content words at which a run counts in full.
-    pub run_cap: usize,
     /// Confidence: the query repeats at least this many consecutive tokens of one of the
     /// first hit's error texts ...
     pub min_error_run: usize,
@@ -91,6 +83,9 @@ pub struct Tuning {
     /// users' queries, only a documented error repeated verbatim made the first hit right
     /// ≥ 95% of the time; score floors, coverage and margins did not.
     pub min_known_share: f32,
+    /// ... and the query does not go on differently where the error text goes on (see
+    /// [`crate::Signals::error_diverges`]).
+    pub no_divergence: bool,
     /// Weigh words that name one of the book's connectors (`datahub`, `clickhouse`) by
     /// `connector_weight`: a question about one connector is rarely answered by another's entry.
     pub connector_mentions: bool,
@@ -130,12 +125,10 @@ impl Default for Tuning {
             max_terms: 64,
             pair_boost: 0.5,
             quoted_boost: 2.0,
-            run_rerank: true,
-            run_weight: 0.5,
-            run_cap: 6,
             min_error_run: 4,
             min_error_share: 0.5,
             min_known_share: 0.7,
+            no_divergence: true,
             connector_mentions: true,
             connector_weight: 4.0,
             prefix_last_word: true,
@@ -151,7 +144,6 @@ impl Tuning {
         Tuning {
             plain_bm25: true,
             coverage_rerank: false,
-            run_rerank: false,
             ..Tuning::default()
         }
     }
@@ -167,8 +159,6 @@ const PAIR_SLOP: u32 = 2;
 const MAX_QUOTED: usize = 8;
 /// Lines of a paste compared with the top entry's error texts (for confidence).
 const MAX_SIG_LINES: usize = 64;
-/// Adjacent word pairs of a paste kept for the phrase-run rerank.
-const MAX_PROSE_PAIRS: usize = 4096;
 /// Short queries get typo tolerance.
 const SHORT_QUERY_WORDS: usize = 6;
 
@@ -202,9 +192,6 @@ pub(crate) struct BuiltQuery {
     /// The signature-analyzed parts of each message and context line (not frames), for
     /// finding how much of an entry's error text the query repeats verbatim.
     pub sig_lines: Vec<Vec<String>>,
-    /// Adjacent pairs of prose tokens in the paste's message and context lines (not frames),
-    /// for finding the query's words standing together in an entry's text.
-    pub prose_pairs: HashMap<String, HashSet<String>>,
     /// Share of the query's words (not function words) that occur in the book at all: a
     /// paste from another system is mostly words the book never uses.
     pub known_share: f32,
@@ -751,34 +738,16 @@ pub(crate) fn build_query(
         .filter(|l| l.role != LineRole::Frame)
         .take(MAX_SIG_LINES)
         .map(|l| {
-            analyze(l.text, TEXT_FIELDS[F_SIG].analyzer)
-                .into_iter()
-                .filter(|t| t.part)
-                .map(|t| t.text)
-                .collect()
+            analyze(
+                crate::paste::message_part(l.text),
+                TEXT_FIELDS[F_SIG].analyzer,
+            )
+            .into_iter()
+            .filter(|t| t.part)
+            .map(|t| t.text)
+            .collect()
         })
         .collect();
-    let mut prose_pairs: HashMap<String, HashSet<String>> = HashMap::new();
-    let mut pair_count = 0;
-    for l in paste.lines.iter().filter(|l| l.role != LineRole::Frame) {
-        let parts: Vec<String> = analyze(l.text, TEXT_FIELDS[F_BODY].analyzer)
-            .into_iter()
-            .filter(|t| t.part && !is_mask(&t.text))
-            .map(|t| t.text)
-            .collect();
-        for w in parts.windows(2) {
-            if pair_count >= MAX_PROSE_PAIRS {
-                break;
-            }
-            if prose_pairs
-                .entry(w[0].clone())
-                .or_default()
-                .insert(w[1].clone())
-            {
-                pair_count += 1;
-            }
-        }
-    }
     let content_words: Vec<bool> = surfaces
         .iter()
         .map(|w| !is_stopword(w) && w.chars().any(char::is_alphabetic))
@@ -797,7 +766,6 @@ pub(crate) fn build_query(
         surfaces: kept,
         field_terms,
         sig_lines,
-        prose_pairs,
         known_share,
     }
 }
@@ -833,7 +801,6 @@ fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
         surfaces,
         field_terms,
         sig_lines: Vec::new(),
-        prose_pairs: HashMap::new(),
         known_share: 1.0,
     }
 }

@@ -36,7 +36,12 @@
 // Its search runtime needs a browser (it uses `window`, `document` and a Web Worker), so the
 // queries run through Pagefind's JS API in headless Chromium, driven by `playwright-core`
 // with the system Chromium (/usr/bin/chromium, or $CHROMIUM): no browser is downloaded.
-// Its column is skipped when bench/pagefind/node_modules is missing.
+// Its column is skipped when bench/pagefind/node_modules is missing. The search page carries
+// the book's `language` as `<html lang>` (`--pagefind-page-lang LANG` sets another, "" none),
+// as a real site's pages do: Pagefind picks its index by it and, for Chinese and Japanese,
+// splits the query into words with the browser's Intl.Segmenter (a page without a language
+// falls back to the largest index and leaves a CJK query unsplit). The mdBook copy gets the
+// book's language too.
 //
 // Metrics as `kbook eval` defines them: top-1, MRR@10 and recall@5 over the queries that
 // have expected ids (`n`); queries with `"expect": []` (`no-ans`) are answered by no entry.
@@ -58,7 +63,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const USAGE =
   "usage: node bench/compare-search.mjs --book BOOK --site BUILT_SITE --queries FILE.jsonl [--queries ...]\n" +
-  "       [--kbook BIN] [--mdbook PATH] [--chromium PATH]";
+  "       [--kbook BIN] [--mdbook PATH] [--chromium PATH] [--pagefind-page-lang LANG]";
 
 function parseArgs(argv) {
   const a = {
@@ -68,6 +73,7 @@ function parseArgs(argv) {
     kbook: path.join(here, "..", "target", "release", "kbook"),
     mdbook: process.env.MDBOOK || "mdbook",
     chromium: process.env.CHROMIUM || "/usr/bin/chromium",
+    pageLang: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -81,12 +87,14 @@ function parseArgs(argv) {
     else if (k === "--kbook") a.kbook = v();
     else if (k === "--mdbook") a.mdbook = v();
     else if (k === "--chromium") a.chromium = v();
+    else if (k === "--pagefind-page-lang") a.pageLang = v();
     else if (k === "-h" || k === "--help") {
       console.log(USAGE);
       process.exit(0);
     } else throw new Error(`unknown argument ${k}\n${USAGE}`);
   }
   if (!a.site) a.site = path.join(a.book, "book");
+  if (a.pageLang === null) a.pageLang = bookSetting(a.book, "language", "en");
   if (a.queries.length === 0) a.queries.push(path.join(a.book, "tests", "queries.jsonl"));
   return a;
 }
@@ -375,10 +383,15 @@ function parseToml(lines) {
   return out;
 }
 
-function readEntries(book) {
+// `key = "value"` of book.toml's [book] table, or `fallback`.
+function bookSetting(book, key, fallback) {
   const toml = fs.existsSync(path.join(book, "book.toml")) ? fs.readFileSync(path.join(book, "book.toml"), "utf8") : "";
   const bookTable = /^\[book\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(toml)?.[1] ?? "";
-  const srcName = /^\s*src\s*=\s*"([^"]*)"/m.exec(bookTable)?.[1] ?? "content";
+  return new RegExp(`^\\s*${key}\\s*=\\s*"([^"]*)"`, "m").exec(bookTable)?.[1] ?? fallback;
+}
+
+function readEntries(book) {
+  const srcName = bookSetting(book, "src", "content");
   const src = path.join(book, srcName);
   const entries = [];
   for (const file of walk(src, ".md")) {
@@ -421,11 +434,11 @@ function codeSpan(s) {
   return `${fence}${pad}${s}${pad}${fence}`;
 }
 
-function writeMdbook(entries, dir) {
+function writeMdbook(entries, dir, lang) {
   fs.mkdirSync(path.join(dir, "src"), { recursive: true });
   fs.writeFileSync(
     path.join(dir, "book.toml"),
-    '[book]\ntitle = "bench"\nlanguage = "en"\nsrc = "src"\n\n[build]\ncreate-missing = false\n\n[output.html.print]\nenable = false\n',
+    `[book]\ntitle = "bench"\nlanguage = "${lang}"\nsrc = "src"\n\n[build]\ncreate-missing = false\n\n[output.html.print]\nenable = false\n`,
   );
   const byConnector = new Map();
   const urlToId = new Map();
@@ -452,7 +465,7 @@ function writeMdbook(entries, dir) {
 
 function buildMdbook(args, entries, tmp) {
   const dir = path.join(tmp, "mdbook");
-  const urlToId = writeMdbook(entries, dir);
+  const urlToId = writeMdbook(entries, dir, bookSetting(args.book, "language", "en"));
   const r = spawnSync(args.mdbook, ["build", dir], { encoding: "utf8", env: { ...process.env, RUST_LOG: "warn" } });
   if (r.status !== 0) throw new Error(`mdbook build failed:\n${r.stderr}${r.stdout}`);
   const out = path.join(dir, "book");
@@ -502,7 +515,7 @@ async function loadPagefindDeps() {
   return { pagefind, chromium };
 }
 
-async function buildPagefindIndex(pagefind, site, outDir) {
+async function buildPagefindIndex(pagefind, site, outDir, lang) {
   const { index, errors } = await pagefind.createIndex({});
   if (errors.length) throw new Error(`pagefind: ${errors.join("; ")}`);
   const urlToId = new Map();
@@ -520,7 +533,10 @@ async function buildPagefindIndex(pagefind, site, outDir) {
   const w = await index.writeFiles({ outputPath: path.join(outDir, "pagefind") });
   if (w.errors.length) throw new Error(`pagefind write: ${w.errors.join("; ")}`);
   await pagefind.close();
-  fs.writeFileSync(path.join(outDir, "index.html"), "<!doctype html><meta charset=utf-8><title>bench</title>");
+  // The search page's language picks the index and how Pagefind segments queries (CJK: by
+  // word, with the browser's Intl.Segmenter).
+  const html = lang ? `<html lang="${lang}">` : "<html>";
+  fs.writeFileSync(path.join(outDir, "index.html"), `<!doctype html>${html}<meta charset=utf-8><title>bench</title>`);
   return urlToId;
 }
 
@@ -605,7 +621,7 @@ async function main() {
       console.error("pagefind: bench/pagefind/node_modules is missing: skipping the Pagefind column (run `npm ci` in bench/pagefind)");
     } else {
       const t0 = Date.now();
-      const urlToId = await buildPagefindIndex(deps.pagefind, args.site, tmp);
+      const urlToId = await buildPagefindIndex(deps.pagefind, args.site, tmp, args.pageLang);
       console.error(`pagefind: indexed ${urlToId.size} entry pages in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       server = await serve(tmp);
       browser = await deps.chromium.launch({ executablePath: args.chromium, headless: true });

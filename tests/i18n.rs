@@ -270,6 +270,102 @@ fn chinese_book_shows_chinese_chrome_and_passes_axe() {
     assert!(single.contains("单文件版，由 kbook 生成"));
 }
 
+/// The Chinese fixture book (tests/fixtures/zh-book) built and served: its site and URL.
+fn zh_book() -> &'static (PathBuf, String) {
+    static SITE: OnceLock<(PathBuf, String)> = OnceLock::new();
+    SITE.get_or_init(|| {
+        let site = scratch().join("zh-book-site");
+        if site.exists() {
+            std::fs::remove_dir_all(&site).unwrap();
+        }
+        let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/zh-book");
+        kbook(
+            &book,
+            &[
+                OsStr::new("build"),
+                OsStr::new("--deny-warnings"),
+                OsStr::new("--book"),
+                book.as_os_str(),
+                OsStr::new("--dest"),
+                site.as_os_str(),
+            ],
+        );
+        let http = serve(site.clone());
+        (site, http)
+    })
+}
+
+/// Marks in `selector`'s subtree, as a JSON list of their texts (null while there are none).
+fn marks(selector: &str) -> String {
+    format!(
+        "(() => {{ const m = [...document.querySelectorAll({s})].map(m => m.textContent); return m.length ? m : null; }})()",
+        s = serde_json::to_string(selector).unwrap()
+    )
+}
+
+/// CJK text has no spaces between words: a term inside running Chinese text is marked on the
+/// entry page (`?highlight=`) and in search snippets, and the mark covers exactly the term.
+#[test]
+fn cjk_terms_are_marked_inside_running_text() {
+    let (_, http) = zh_book();
+    let c = chromium();
+    let term = "对比前后";
+    let id = "mysql-cdc-downstream-schema-not-updated";
+    // "…而是通过对比前后两条数据记录来发现结构变化…" and "…作业会对比前后记录…".
+    c.open(&format!(
+        "{http}mysql/{id}.html?highlight={}",
+        url_encode(term)
+    ));
+    assert_eq!(
+        c.wait_for(&marks("article.entry mark.kbook-hl")),
+        serde_json::json!([term, term])
+    );
+    assert_eq!(
+        c.eval(
+            "(() => { const m = document.querySelector('article.entry mark.kbook-hl'); return [m.previousSibling.textContent.slice(-2), m.nextSibling.textContent.slice(0, 2)]; })()"
+        ),
+        serde_json::json!(["通过", "两条"]),
+        "the mark sits between Chinese characters"
+    );
+    assert!(text(&c, ".kbook-hl-note").starts_with("已高亮"), "note");
+
+    // The search page: the entry first, its snippet marks the term as one mark, and the
+    // result's link carries it to the entry page.
+    c.open(&format!("{http}search.html?q={}", url_encode(term)));
+    let first = c.wait_for(
+        "(() => { const li = document.querySelector('#kbook-search-page-results .kbook-result'); return li && li.dataset.id; })()",
+    );
+    assert_eq!(first, id);
+    let shown = c.wait_for(&marks(
+        "#kbook-search-page-results .kbook-result:first-child mark",
+    ));
+    assert!(
+        shown.as_array().unwrap().iter().any(|m| m == term),
+        "snippet marks {shown}"
+    );
+    let href = c.eval("document.querySelector('#kbook-search-page-results .kbook-result a').href");
+    let href = href.as_str().unwrap();
+    // The link carries the snippet's marked words, the whole term first (other marks of
+    // the snippet, such as a lone "对比", follow it).
+    assert!(
+        href.contains(&format!("{id}.html?highlight={}", url_encode(term))),
+        "{href}"
+    );
+    c.open(href);
+    let shown = c.wait_for(&marks("article.entry mark.kbook-hl"));
+    let whole = shown.as_array().unwrap().iter().filter(|m| *m == term);
+    assert_eq!(whole.count(), 2, "entry marks {shown}");
+
+    // The header search box's snippets too.
+    c.tab.find_element("#kbook-q").unwrap().click().unwrap();
+    c.tab.type_str("存量数据").unwrap();
+    // Results follow the typing: wait for those of the whole query.
+    c.wait_for(
+        "[...document.querySelectorAll('.kbook-search-results mark')].some(m => m.textContent === '存量数据')",
+    );
+    c.assert_no_errors("CJK highlighting");
+}
+
 /// The English scripts' own texts are exactly the catalogue's English (the page carries no
 /// texts for an English book, so the copies must agree).
 #[test]

@@ -1,10 +1,9 @@
 //! The `kbook` command line: a thin layer over the library.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, MessageFormat, print_diagnostics};
 use crate::site::{self, BuildOptions};
 use anyhow::{Context, Result, bail};
-use clap::{Parser, Subcommand, ValueEnum};
-use std::io::Write;
+use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -16,16 +15,6 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
-}
-
-/// How diagnostics are printed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
-pub enum MessageFormat {
-    /// `path:line:col: error: message` with hints.
-    #[default]
-    Human,
-    /// One JSON object per line: {"level","path","line","column","message","hint"}.
-    Json,
 }
 
 /// Options shared by build-like commands.
@@ -224,20 +213,6 @@ fn join(diags: &[Diagnostic]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// Prints diagnostics in the chosen format to stderr.
-pub fn print_diagnostics(diags: &[Diagnostic], format: MessageFormat) {
-    // Buffered: a book with thousands of warnings printed a line per system call.
-    let mut err = std::io::BufWriter::new(std::io::stderr().lock());
-    for d in diags {
-        let _ = match format {
-            MessageFormat::Human => writeln!(err, "{d}"),
-            MessageFormat::Json => {
-                writeln!(err, "{}", serde_json::to_string(d).unwrap_or_default())
-            }
-        };
-    }
 }
 
 fn build(args: &BookArgs, dest: Option<PathBuf>, check_only: bool) -> ExitCode {
@@ -529,7 +504,7 @@ pub fn new_entry(book: &Path, spec: &str) -> Result<()> {
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let text = format!(
         "---\nid: {id}\ntitle: \"\"\nconnector: {connector}\nkind: error            # error | troubleshooting | howto | concept | behavior\nerrors:                # verbatim error text from the logs, or {{ text: \"…\", source: \"https://…\" }}\n  - \"\"\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nrelated: []\nupdated: {}\naliases: []\n---\n## Symptom\n\n## Cause\n\n## Solution\n\n1. \n",
-        crate::content::today()
+        crate::date::today()
     );
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     println!("Created {}", path.display());

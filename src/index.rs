@@ -1,11 +1,12 @@
 //! Search: the assets `kbook build` writes (packed index, browser module, file:// wrappers,
 //! loader script) and the `kbook search` / `kbook eval` commands over a built book.
 
+use crate::fingerprint::short_hash;
+use crate::output::OutputFile;
 use anyhow::{Context, Result, bail};
 use kbook_search::version::{Version, VersionMatch, parse_product_version};
 use kbook_search::{BookIndex, EntryDoc, SearchOptions, SearchResults, Tuning};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,7 +20,7 @@ static SEARCH_JS: &str = include_str!("../static/search.js");
 #[derive(Debug, Clone)]
 pub struct SearchAssets {
     /// (path relative to the site root, bytes).
-    pub files: Vec<crate::render::pages::OutputFile>,
+    pub files: Vec<OutputFile>,
     /// Paths for the `kbook-search` meta tag.
     pub meta: SearchMeta,
 }
@@ -55,11 +56,6 @@ pub enum AssetMode {
     /// once over http. Splitting and wrapping the index are most of an edit's indexing time,
     /// and with fixed names a rebuilt index changes no page.
     Serve,
-}
-
-fn short_hash(bytes: &[u8]) -> String {
-    let d = Sha256::digest(bytes);
-    d.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 /// A script that stores `bytes` (base64) under `key` in `window.__kbookAssets`; file:// pages
@@ -139,7 +135,7 @@ pub fn build_search_assets(docs: &[EntryDoc], mode: AssetMode) -> Result<SearchA
     })
 }
 
-fn shared(files: Vec<(String, Vec<u8>)>) -> Vec<crate::render::pages::OutputFile> {
+fn shared(files: Vec<(String, Vec<u8>)>) -> Vec<OutputFile> {
     files
         .into_iter()
         .map(|(p, b)| (p, std::sync::Arc::new(b)))

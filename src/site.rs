@@ -4,11 +4,16 @@
 use crate::config::Config;
 use crate::content::{self, Book};
 use crate::diagnostic::{self, Diagnostic};
-use crate::output::{IN_PLACE_BYTES, overwrite_in_place, write_file_atomically};
-pub use crate::output::{recover_interrupted_swap, write_atomically};
+use crate::fingerprint::{fingerprint, hex};
+use crate::html::escape;
+use crate::output::{
+    IN_PLACE_BYTES, OutputFile, overwrite_in_place, recover_interrupted_swap, write_atomically,
+    write_file_atomically,
+};
 use crate::render::markdown::{LinkTargets, MarkdownRenderer, RawHtml, RenderedBody};
-use crate::render::pages::{self, ConnectorNav, OutputFile, SiteContext};
+use crate::render::pages::{self, ConnectorNav, SiteContext};
 use crate::render::theme;
+use crate::urls;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -243,7 +248,7 @@ pub fn render_site(
     files.extend(assets.files);
     if let Some(url) = &site.site_url {
         files.push((
-            "opensearch.xml".into(),
+            urls::OPENSEARCH.into(),
             Arc::new(opensearch(&site.title, url, &site.strings).into_bytes()),
         ));
     }
@@ -340,13 +345,6 @@ fn render_bodies(
     (bodies, diags)
 }
 
-/// A 64-bit fingerprint of a value, for deciding what a rebuild can reuse.
-pub fn fingerprint<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
-    let mut h = kbook_search::ContentHasher::default();
-    value.hash(&mut h);
-    std::hash::Hasher::finish(&h)
-}
-
 /// What a rebuild may reuse from the previous one (`kbook serve`); a one-shot build uses
 /// an empty cache that keeps nothing.
 #[derive(Default)]
@@ -407,7 +405,7 @@ fn site_context<M: serde::Serialize>(
             slug: c.slug.clone(),
             name: c.name.clone(),
             description: c.description.clone(),
-            url: format!("{}/index.html", c.slug),
+            url: urls::connector_page(&c.slug),
             count: counts[c.slug.as_str()],
         })
         .collect();
@@ -417,7 +415,7 @@ fn site_context<M: serde::Serialize>(
                 slug: slug.to_string(),
                 name: slug.to_string(),
                 description: String::new(),
-                url: format!("{slug}/index.html"),
+                url: urls::connector_page(slug),
                 count: *count,
             });
         }
@@ -461,17 +459,10 @@ fn sha2_hex_hasher() -> sha2::Sha256 {
     sha2::Sha256::new()
 }
 
-/// Lowercase hex of bytes.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn opensearch(title: &str, site_url: &str, strings: &crate::i18n::Strings) -> String {
-    let t = crate::render::markdown::escape(title);
-    let u = crate::render::markdown::escape(site_url);
-    let d = crate::render::markdown::escape(
-        &strings.fill("opensearch_description", &[("title", title)]),
-    );
+    let t = escape(title);
+    let u = escape(site_url);
+    let d = escape(&strings.fill("opensearch_description", &[("title", title)]));
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<OpenSearchDescription xmlns=\"http://a9.com/-/spec/opensearch/1.1/\">\n  <ShortName>{t}</ShortName>\n  <Description>{d}</Description>\n  <InputEncoding>UTF-8</InputEncoding>\n  <Url type=\"text/html\" template=\"{u}search.html?q={{searchTerms}}\"/>\n</OpenSearchDescription>\n"
     )
@@ -630,5 +621,34 @@ impl IncrementalSite {
             dest: self.dest.clone(),
             warnings: rendered.warnings,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The paths the content check keeps entries and aliases off are exactly the top-level
+    /// files a build writes (with `site-url` set, which adds the sitemap and the OpenSearch
+    /// description).
+    #[test]
+    fn reserved_paths_are_the_top_level_files_written() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/good");
+        let mut config = Config::load(&root).unwrap();
+        config.output.html.site_url = Some("https://kb.example.org/".into());
+        let opts = BuildOptions {
+            check_only: true,
+            ..BuildOptions::default()
+        };
+        let rendered = render_site(&config, &opts, &mut BuildCache::default()).unwrap();
+        let written: BTreeSet<&str> = rendered
+            .files
+            .iter()
+            .map(|f| f.0.as_str())
+            .filter(|p| !p.contains('/'))
+            .collect();
+        let reserved: BTreeSet<&str> = urls::RESERVED_PATHS.into_iter().collect();
+        assert_eq!(written, reserved);
     }
 }

@@ -146,5 +146,5 @@ fuzz_target!(|data: &[u8]| {
             );
         }
     }
-    let _ = kbook::render::markdown::slugify(&body);
+    let _ = kbook::urls::slugify(&body);
 });

@@ -3,6 +3,8 @@
 //! internal `.md` links rewritten to relative `.html` paths and checked.
 
 use crate::diagnostic::{Diagnostic, line_col};
+use crate::html::escape;
+use crate::urls::{join, relative_url, slugify};
 use pulldown_cmark::{
     BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
 };
@@ -459,8 +461,7 @@ fn resolve_link(
     if !path.ends_with(".md") {
         return Ok(None);
     }
-    let base = rel_path.rsplit_once('/').map_or("", |(d, _)| d);
-    let joined = normalize(&format!("{base}/{path}"));
+    let joined = join(rel_path, path);
     let stem = path
         .rsplit('/')
         .next()
@@ -507,86 +508,12 @@ fn sorted(ids: &HashSet<String>) -> String {
         .join(", ")
 }
 
-/// Resolves `.` and `..` in a `/`-separated path; `None` when it leaves the root.
-fn normalize(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for seg in path.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            s => parts.push(s),
-        }
-    }
-    Some(parts.join("/"))
-}
-
-/// The relative URL from page `from` to site path `to` (both relative to the site root).
-pub fn relative_url(from: &str, to: &str) -> String {
-    let from_dirs: Vec<&str> = from.split('/').collect();
-    let from_dirs = &from_dirs[..from_dirs.len().saturating_sub(1)];
-    let to_parts: Vec<&str> = to.split('/').collect();
-    let common = from_dirs
-        .iter()
-        .zip(&to_parts)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let common = common.min(to_parts.len().saturating_sub(1));
-    let mut s = "../".repeat(from_dirs.len() - common);
-    s.push_str(&to_parts[common..].join("/"));
-    s
-}
-
-/// `../` repeated to reach the site root from `page`.
-pub fn path_to_root(page: &str) -> String {
-    "../".repeat(page.matches('/').count())
-}
-
-/// A URL- and id-safe slug: lowercase letters and digits, other runs become `-`.
-pub fn slugify(text: &str) -> String {
-    let mut s = String::new();
-    let mut dash = false;
-    for c in text.chars().flat_map(char::to_lowercase) {
-        if c.is_alphanumeric() {
-            if dash && !s.is_empty() {
-                s.push('-');
-            }
-            dash = false;
-            s.push(c);
-        } else {
-            dash = true;
-        }
-    }
-    if s.is_empty() {
-        "section".to_string()
-    } else {
-        s
-    }
-}
-
 fn unique_slug(text: &str, used: &mut HashMap<String, usize>) -> String {
     let base = slugify(text);
     let n = used.entry(base.clone()).or_insert(0);
     let id = if *n == 0 { base } else { format!("{base}-{n}") };
     *n += 1;
     id
-}
-
-/// Minimal HTML escaping for text and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -650,22 +577,6 @@ mod tests {
             "{}",
             r.html
         );
-    }
-
-    #[test]
-    fn slugs_and_relative_urls() {
-        assert_eq!(slugify("Symptom & Cause"), "symptom-cause");
-        assert_eq!(slugify("Use `key.fields-prefix`"), "use-key-fields-prefix");
-        assert_eq!(slugify("!!!"), "section");
-        assert_eq!(
-            relative_url("kafka/a.html", "mysql/b.html"),
-            "../mysql/b.html"
-        );
-        assert_eq!(relative_url("kafka/a.html", "kafka/c.html"), "c.html");
-        assert_eq!(relative_url("index.html", "kafka/c.html"), "kafka/c.html");
-        assert_eq!(relative_url("kafka/a.html", "index.html"), "../index.html");
-        assert_eq!(path_to_root("kafka/a.html"), "../");
-        assert_eq!(path_to_root("index.html"), "");
     }
 
     #[test]

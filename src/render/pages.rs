@@ -5,7 +5,10 @@
 use crate::config::Config;
 use crate::content::Entry;
 use crate::diagnostic::Diagnostic;
-use crate::render::markdown::{RenderedBody, TocItem, path_to_root, relative_url};
+use crate::fingerprint::fingerprint;
+use crate::output::OutputFile;
+use crate::render::markdown::{RenderedBody, TocItem};
+use crate::urls::{self, path_to_root, relative_url, slugify};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -93,7 +96,7 @@ pub fn load_templates(book_root: &Path) -> Result<(tera::Tera, u64), Vec<Diagnos
     tera.autoescape_on(vec![".html", ".xml"]);
     // Tera's default also escapes `/`, which makes every URL attribute unreadable; `&<>"'`
     // is what HTML text and quoted attributes need.
-    tera.set_escape_fn(crate::render::markdown::escape);
+    tera.set_escape_fn(crate::html::escape);
     crate::i18n::register_filters(&mut tera);
     let all: Vec<(&str, &str)> = sources
         .iter()
@@ -108,7 +111,7 @@ pub fn load_templates(book_root: &Path) -> Result<(tera::Tera, u64), Vec<Diagnos
             .map_or("templates", |(_, (shown, _))| shown.as_str());
         vec![template_diagnostic(shown, &e)]
     })?;
-    Ok((tera, crate::site::fingerprint(&sources)))
+    Ok((tera, fingerprint(&sources)))
 }
 
 /// A Tera error as a diagnostic; Tera puts the position in the error chain as ` --> L:C`.
@@ -319,10 +322,6 @@ const SIDEBAR_WINDOW: usize = 40;
 /// An entry page: entry index, input fingerprint, and the page (`None`: reuse the memo).
 type RenderedEntryPage = (usize, u64, Option<Result<Vec<u8>, Diagnostic>>);
 
-/// One output file.
-/// Shared, so a page kept for the next rebuild of `kbook serve` is not copied.
-pub type OutputFile = (String, std::sync::Arc<Vec<u8>>);
-
 /// Entry pages of the previous build with the fingerprint of everything they were made from,
 /// so a rebuild renders only pages whose inputs changed.
 #[derive(Debug, Default)]
@@ -415,7 +414,7 @@ pub fn render_all(
                     )
                 })
                 .collect();
-            (*c, crate::site::fingerprint(&items))
+            (*c, fingerprint(&items))
         })
         .collect();
     let entry_pages: Vec<RenderedEntryPage> = entries
@@ -430,7 +429,7 @@ pub fn render_all(
                     .map(|r| EntryLink::of(r, strings))
                     .collect();
             let related_titles: Vec<&str> = related.iter().map(|r| r.title.as_str()).collect();
-            let fp = crate::site::fingerprint(&(
+            let fp = fingerprint(&(
                 global_fp,
                 connector_fp.get(e.fm.connector.as_str()),
                 related_titles,
@@ -683,13 +682,8 @@ pub fn render_all(
 
     // Redirects for aliases.
     for e in entries {
-        for a in &e.fm.aliases {
-            let a = a.trim_start_matches('/');
-            let path = if a.ends_with(".html") {
-                a.to_string()
-            } else {
-                format!("{}/index.html", a.trim_end_matches('/'))
-            };
+        // Aliases that are not paths inside the site failed the content check.
+        for path in e.fm.aliases.iter().filter_map(|a| urls::alias_page(a)) {
             let mut ctx = base(&path, &e.fm.title, "");
             ctx.insert("target", &relative_url(&path, &e.url));
             push(path, "redirect.html", &ctx);
@@ -700,13 +694,7 @@ pub fn render_all(
     let mut feed: Vec<&Entry> = recent.clone();
     feed.truncate(50);
     let mut ctx = base("atom.xml", &site.title, "");
-    ctx.insert(
-        "feed_id",
-        &format!(
-            "urn:kbook:{}",
-            crate::render::markdown::slugify(&site.title)
-        ),
-    );
+    ctx.insert("feed_id", &format!("urn:kbook:{}", slugify(&site.title)));
     ctx.insert(
         "feed_entries",
         &feed

@@ -179,13 +179,13 @@ pub fn render_site(
     // The index is rebuilt only when an indexed field changed (not for template edits).
     let docs_fp = kbook_search::docs_fingerprint(&docs);
     let mode = if cache.keep {
-        crate::index::AssetMode::Serve
+        crate::search_assets::AssetMode::Serve
     } else {
-        crate::index::AssetMode::Publish
+        crate::search_assets::AssetMode::Publish
     };
     let assets = match cache.index.take() {
         Some((fp, assets)) if fp == docs_fp => assets,
-        _ => crate::index::build_search_assets(&docs, mode).map_err(|e| {
+        _ => crate::search_assets::build_search_assets(&docs, mode).map_err(|e| {
             vec![Diagnostic::error(
                 "(search index)",
                 0,
@@ -354,7 +354,7 @@ pub struct BuildCache {
     headings: std::collections::HashMap<String, (u64, std::collections::HashSet<String>)>,
     bodies: std::collections::HashMap<String, (u64, Arc<RenderedBody>, Vec<Diagnostic>)>,
     pages: pages::PageMemo,
-    index: Option<(u64, crate::index::SearchAssets)>,
+    index: Option<(u64, crate::search_assets::SearchAssets)>,
 }
 
 impl BuildCache {

@@ -11,8 +11,10 @@ use crate::output::{
     write_file_atomically,
 };
 use crate::render::markdown::{LinkTargets, MarkdownRenderer, RawHtml, RenderedBody};
+use crate::render::memo::PageMemo;
 use crate::render::pages::{self, ConnectorNav, SiteContext};
-use crate::render::theme;
+use crate::render::{templates, theme};
+use crate::search_assets::{self, AssetMode, SearchAssets};
 use crate::urls;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -49,6 +51,25 @@ pub struct BuildReport {
     pub dest: PathBuf,
     /// Warnings (not fatal).
     pub warnings: Vec<Diagnostic>,
+}
+
+impl BuildReport {
+    /// The report of writing `rendered` (`bytes` written) to `dest`, begun at `start`.
+    fn new(rendered: RenderedSite, bytes: u64, start: Instant, dest: PathBuf) -> Self {
+        BuildReport {
+            entries: rendered.entries,
+            pages: rendered
+                .files
+                .iter()
+                .filter(|f| f.0.ends_with(".html"))
+                .count(),
+            files: rendered.files.len(),
+            bytes,
+            elapsed: start.elapsed(),
+            dest,
+            warnings: rendered.warnings,
+        }
+    }
 }
 
 /// Everything the render stage produced, before anything is written.
@@ -151,7 +172,7 @@ pub fn render_site(
     progress.stage("reading entries");
     let (book, mut diags) = content::load_cached(config, &mut cache.load);
     progress.stage("loading templates");
-    let tera = match pages::load_templates(&config.root) {
+    let tera = match templates::load_templates(&config.root) {
         Ok(t) => Some(t),
         Err(mut d) => {
             diags.append(&mut d);
@@ -179,13 +200,13 @@ pub fn render_site(
     // The index is rebuilt only when an indexed field changed (not for template edits).
     let docs_fp = kbook_search::docs_fingerprint(&docs);
     let mode = if cache.keep {
-        crate::search_assets::AssetMode::Serve
+        AssetMode::Serve
     } else {
-        crate::search_assets::AssetMode::Publish
+        AssetMode::Publish
     };
     let assets = match cache.index.take() {
         Some((fp, assets)) if fp == docs_fp => assets,
-        _ => crate::search_assets::build_search_assets(&docs, mode).map_err(|e| {
+        _ => search_assets::build_search_assets(&docs, mode).map_err(|e| {
             vec![Diagnostic::error(
                 "(search index)",
                 0,
@@ -353,8 +374,8 @@ pub struct BuildCache {
     load: content::LoadCache,
     headings: std::collections::HashMap<String, (u64, std::collections::HashSet<String>)>,
     bodies: std::collections::HashMap<String, (u64, Arc<RenderedBody>, Vec<Diagnostic>)>,
-    pages: pages::PageMemo,
-    index: Option<(u64, crate::search_assets::SearchAssets)>,
+    pages: PageMemo,
+    index: Option<(u64, SearchAssets)>,
 }
 
 impl BuildCache {
@@ -363,7 +384,7 @@ impl BuildCache {
         BuildCache {
             keep: true,
             load: content::LoadCache::keeping(),
-            pages: pages::PageMemo::keeping(),
+            pages: PageMemo::keeping(),
             ..BuildCache::default()
         }
     }
@@ -479,19 +500,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
     }
     let rendered = render_site(&config, opts, &mut BuildCache::default())?;
     if opts.check_only {
-        return Ok(BuildReport {
-            entries: rendered.entries,
-            pages: rendered
-                .files
-                .iter()
-                .filter(|f| f.0.ends_with(".html"))
-                .count(),
-            files: rendered.files.len(),
-            bytes: 0,
-            elapsed: start.elapsed(),
-            dest,
-            warnings: rendered.warnings,
-        });
+        return Ok(BuildReport::new(rendered, 0, start, dest));
     }
     let timing = Progress::new(false);
     timing.stage("writing the site");
@@ -502,19 +511,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
         ]
     })?;
     drop(timing);
-    Ok(BuildReport {
-        entries: rendered.entries,
-        pages: rendered
-            .files
-            .iter()
-            .filter(|f| f.0.ends_with(".html"))
-            .count(),
-        files: rendered.files.len(),
-        bytes,
-        elapsed: start.elapsed(),
-        dest,
-        warnings: rendered.warnings,
-    })
+    Ok(BuildReport::new(rendered, bytes, start, dest))
 }
 
 /// A site rebuilt again and again by `kbook serve`: unchanged entries, bodies, pages and
@@ -608,19 +605,7 @@ impl IncrementalSite {
             .map(|((p, _), fp)| (p.clone(), fp))
             .collect();
         drop(timing);
-        Ok(BuildReport {
-            entries: rendered.entries,
-            pages: rendered
-                .files
-                .iter()
-                .filter(|f| f.0.ends_with(".html"))
-                .count(),
-            files: rendered.files.len(),
-            bytes,
-            elapsed: start.elapsed(),
-            dest: self.dest.clone(),
-            warnings: rendered.warnings,
-        })
+        Ok(BuildReport::new(rendered, bytes, start, self.dest.clone()))
     }
 }
 

@@ -19,6 +19,7 @@ pub mod fingerprint;
 pub mod html;
 pub mod i18n;
 pub mod output;
+pub mod progress;
 pub mod render;
 pub mod search_assets;
 pub mod serve;

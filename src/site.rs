@@ -11,10 +11,11 @@ use crate::output::{
     write_file_atomically,
 };
 use crate::progress::Progress;
+use crate::render::context::{ConnectorNav, SiteContext};
 use crate::render::links::LinkTargets;
 use crate::render::markdown::{MarkdownRenderer, RawHtml, RenderedBody};
 use crate::render::memo::PageMemo;
-use crate::render::pages::{self, ConnectorNav, SiteContext};
+use crate::render::pages;
 use crate::render::{templates, theme};
 use crate::search_assets::{self, AssetMode, SearchAssets};
 use crate::urls;

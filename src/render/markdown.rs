@@ -4,8 +4,7 @@
 
 use crate::diagnostic::{Diagnostic, line_col};
 use crate::html::escape;
-pub use crate::render::links::LinkTargets;
-use crate::render::links::{is_unsafe_scheme, resolve_link};
+use crate::render::links::{LinkTargets, is_unsafe_scheme, resolve_link};
 use crate::urls::slugify;
 use pulldown_cmark::{
     BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,

@@ -2,8 +2,9 @@
 //! on all cores; with `kbook serve`'s memo (see [`super::memo`]) only pages whose inputs
 //! changed are rendered again.
 
-pub use super::context::{ConnectorNav, SiteContext, VersionProduct, version_products};
-use super::context::{EntryLink, EntryView, VersionRow, kind_heading};
+use super::context::{
+    EntryLink, EntryView, SiteContext, VersionProduct, VersionRow, kind_heading, version_products,
+};
 use super::memo::{ListingPages, PageMemo, RenderedEntryPage, listing_inputs};
 use super::templates::render;
 use crate::config::Config;

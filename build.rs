@@ -2,12 +2,19 @@
 //! `kbook` binary can embed it with
 //! `include_bytes!(concat!(env!("OUT_DIR"), "/kbook_search_wasm.wasm"))`.
 //!
-//! A nested `cargo build` into its own target dir under `OUT_DIR` (a separate lock, so no
-//! deadlock with the outer build). The wasm32 target is installed with rustup when missing:
-//! a fresh machine must build with plain `cargo build`, and rustup's automatic installs are
-//! switched off on ours. `KBOOK_SEARCH_WASM=/path/to/module.wasm` skips the nested build
-//! and embeds that file instead (for packagers that build the module separately).
+//! The module does not depend on the profile of the outer build (it always uses its own
+//! `wasm-release` profile), so it is built once per state of its inputs into one place under
+//! the workspace's target directory, `target/kbook-search-wasm/<hash of inputs>/`, and every
+//! profile (dev, test, clippy, release) copies it from there: building it takes minutes.
+//! A lock file serialises builds that run in parallel; the nested `cargo build` has its own
+//! target directory there (a separate cargo lock, so no deadlock with the outer build).
+//!
+//! The wasm32 target is installed with rustup when missing: a fresh machine must build with
+//! plain `cargo build`, and rustup's automatic installs are switched off on ours.
+//! `KBOOK_SEARCH_WASM=/path/to/module.wasm` skips the nested build and embeds that file
+//! instead (for packagers that build the module separately).
 
+use sha2::{Digest, Sha256};
 use std::env;
 use std::ffi::OsString;
 use std::fs;
@@ -18,9 +25,20 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const WASM_PACKAGE: &str = "kbook-search-wasm";
 const WASM_PROFILE: &str = "wasm-release";
 const OUTPUT_NAME: &str = "kbook_search_wasm.wasm";
+/// The shared directory under the target directory.
+const SHARED_DIR: &str = "kbook-search-wasm";
 /// The getrandom backend is defined inside the module (see crates/search-wasm/src/lib.rs):
 /// the "wasm_js" backend would add wasm-bindgen imports the page cannot satisfy.
 const WASM_RUSTFLAGS: &str = "--cfg getrandom_backend=\"custom\"";
+/// What the module is built from, relative to the workspace root (besides the toolchain and
+/// flags, which are part of the key too).
+const INPUTS: [&str; 5] = [
+    "crates/search",
+    "crates/search-wasm",
+    "Cargo.lock",
+    "Cargo.toml",
+    "rust-toolchain.toml",
+];
 
 fn main() {
     if let Err(message) = run() {
@@ -46,26 +64,52 @@ fn run() -> Result<(), String> {
         })?;
         return Ok(());
     }
-    for path in [
-        "crates/search-wasm",
-        "crates/search",
-        "Cargo.lock",
-        "Cargo.toml",
-    ] {
+    for path in INPUTS {
         println!(
             "cargo:rerun-if-changed={}",
             manifest_dir.join(path).display()
         );
     }
+    println!("cargo:rerun-if-env-changed=CARGO_HOME");
 
     let cargo = env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
     let rustc = env::var_os("RUSTC").unwrap_or_else(|| OsString::from("rustc"));
-    ensure_wasm_target(&rustc)?;
+    let rustflags = wasm_rustflags();
+    let key = input_key(&manifest_dir, &rustc, &rustflags)?;
+    let shared = target_dir(&manifest_dir, &out_dir).join(SHARED_DIR);
+    let module = shared.join(&key).join(OUTPUT_NAME);
+    if !module.is_file() {
+        fs::create_dir_all(&shared)
+            .map_err(|e| format!("could not create {}: {e}", shared.display()))?;
+        let lock_path = shared.join("lock");
+        let lock = fs::File::create(&lock_path)
+            .map_err(|e| format!("could not create {}: {e}", lock_path.display()))?;
+        // Another build (another profile, a parallel `cargo test`) may be building the same
+        // module: wait for it, then use what it built. Released when `lock` is dropped.
+        lock.lock()
+            .map_err(|e| format!("could not lock {}: {e}", lock_path.display()))?;
+        if !module.is_file() {
+            ensure_wasm_target(&rustc)?;
+            build_module(&cargo, &manifest_dir, &shared, &rustflags, &module)?;
+        }
+    }
+    copy(&module, &output)
+}
 
-    let target_dir = out_dir.join("wasm-target");
-    let mut build = Command::new(&cargo);
+/// Builds the module with the nested cargo and stores it (optimised when `wasm-opt` is on
+/// PATH) at `module`, written under a temporary name and renamed, so a reader that does not
+/// take the lock never sees half a module.
+fn build_module(
+    cargo: &OsString,
+    manifest_dir: &Path,
+    shared: &Path,
+    rustflags: &str,
+    module: &Path,
+) -> Result<(), String> {
+    let target_dir = shared.join("cargo-target");
+    let mut build = Command::new(cargo);
     build
-        .current_dir(&manifest_dir)
+        .current_dir(manifest_dir)
         .args([
             "build",
             "--profile",
@@ -85,16 +129,13 @@ fn run() -> Result<(), String> {
         .env_remove("CARGO_BUILD_TARGET")
         // `cargo clippy` sets this; the module must be compiled, not linted.
         .env_remove("RUSTC_WORKSPACE_WRAPPER")
-        .env(
-            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
-            wasm_rustflags(),
-        )
+        .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", rustflags)
         // Cargo reads build-script stdout as directives: keep the nested cargo's off it.
         .stdout(Stdio::null())
         .stderr(Stdio::inherit());
     let status = build
         .status()
-        .map_err(|e| format!("could not run {}: {e}", Path::new(&cargo).display()))?;
+        .map_err(|e| format!("could not run {}: {e}", Path::new(cargo).display()))?;
     if !status.success() {
         return Err(format!(
             "`cargo build --profile {WASM_PROFILE} -p {WASM_PACKAGE} --target {WASM_TARGET}` exited with {status} (its errors are above)"
@@ -104,23 +145,101 @@ fn run() -> Result<(), String> {
     let built = target_dir
         .join(WASM_TARGET)
         .join(WASM_PROFILE)
-        .join("kbook_search_wasm.wasm");
+        .join(OUTPUT_NAME);
     if !built.is_file() {
         return Err(format!(
             "the nested build succeeded but {} is missing",
             built.display()
         ));
     }
-    if !optimise(&built, &output) {
-        fs::copy(&built, &output).map_err(|e| {
-            format!(
-                "could not copy {} to {}: {e}",
-                built.display(),
-                output.display()
-            )
-        })?;
+    let dir = module.parent().unwrap_or(shared);
+    fs::create_dir_all(dir).map_err(|e| format!("could not create {}: {e}", dir.display()))?;
+    let tmp = module.with_extension("wasm.tmp");
+    if !optimise(&built, &tmp) {
+        copy(&built, &tmp)?;
     }
-    Ok(())
+    fs::rename(&tmp, module).map_err(|e| {
+        format!(
+            "could not rename {} to {}: {e}",
+            tmp.display(),
+            module.display()
+        )
+    })
+}
+
+/// The target directory of the outer build: the ancestor of `OUT_DIR` that cargo marked with
+/// `CACHEDIR.TAG` (covers `--target-dir`, `CARGO_TARGET_DIR` and `build.target-dir`), else
+/// `CARGO_TARGET_DIR`, else `<workspace>/target`.
+fn target_dir(manifest_dir: &Path, out_dir: &Path) -> PathBuf {
+    if let Some(dir) = out_dir
+        .ancestors()
+        .skip(1)
+        .find(|d| d.join("CACHEDIR.TAG").is_file())
+    {
+        return dir.to_path_buf();
+    }
+    match env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => manifest_dir.join(dir),
+        None => manifest_dir.join("target"),
+    }
+}
+
+/// A hash of everything the module is built from: the files of [`INPUTS`] (paths and
+/// contents, in a fixed order), the toolchain (`rustc -vV`), the module's rustflags and the
+/// `wasm-opt` version (or its absence).
+fn input_key(manifest_dir: &Path, rustc: &OsString, rustflags: &str) -> Result<String, String> {
+    let mut hasher = Sha256::new();
+    for input in INPUTS {
+        let root = manifest_dir.join(input);
+        if !root.exists() {
+            hasher.update(format!("absent {input}\0"));
+            continue;
+        }
+        // Not into target directories: a crate built on its own has one.
+        let walk = walkdir::WalkDir::new(&root)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || e.file_name() != "target");
+        for item in walk {
+            let item = item.map_err(|e| format!("could not read {}: {e}", root.display()))?;
+            if !item.file_type().is_file() {
+                continue;
+            }
+            let rel = item
+                .path()
+                .strip_prefix(manifest_dir)
+                .unwrap_or(item.path());
+            let bytes = fs::read(item.path())
+                .map_err(|e| format!("could not read {}: {e}", item.path().display()))?;
+            hasher.update(rel.to_string_lossy().as_bytes());
+            hasher.update([0]);
+            hasher.update((bytes.len() as u64).to_le_bytes());
+            hasher.update(&bytes);
+        }
+    }
+    hasher.update(command_output(rustc, &["-vV"]).unwrap_or_default());
+    hasher.update([0]);
+    hasher.update(rustflags.as_bytes());
+    hasher.update([0]);
+    hasher.update(command_output(&OsString::from("wasm-opt"), &["--version"]).unwrap_or_default());
+    let digest = hasher.finalize();
+    Ok(digest.iter().take(12).map(|b| format!("{b:02x}")).collect())
+}
+
+/// What a command prints on stdout, `None` when it cannot run or fails.
+fn command_output(program: &OsString, args: &[&str]) -> Option<Vec<u8>> {
+    let out = Command::new(program)
+        .args(args)
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    out.status.success().then_some(out.stdout)
+}
+
+fn copy(from: &Path, to: &Path) -> Result<(), String> {
+    fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| format!("could not copy {} to {}: {e}", from.display(), to.display()))
 }
 
 /// The module's rustflags. Panic locations embed dependency paths under CARGO_HOME; mapping

@@ -8,8 +8,9 @@
 //! page becomes a section (`#<entry id>` for entries, `#kb-home`, `#kb-search`, …) shown
 //! with the CSS `:target` selector, and links and ids are rewritten to stay inside the file.
 
-use crate::render::markdown::escape;
-use crate::render::pages::OutputFile;
+use crate::html::escape;
+use crate::output::{OutputFile, write_file_atomically};
+use crate::urls;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -245,21 +246,12 @@ fn resolve(page: &str, rel: &str) -> Option<String> {
     {
         return None;
     }
-    let mut parts: Vec<&str> = page.split('/').collect();
-    parts.pop();
-    for seg in rel.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            s => parts.push(s),
-        }
-    }
-    if rel.ends_with('/') {
-        parts.push("index.html");
-    }
-    Some(parts.join("/"))
+    let path = urls::join(page, rel)?;
+    Some(match (rel.ends_with('/'), path.is_empty()) {
+        (false, _) => path,
+        (true, true) => "index.html".to_string(),
+        (true, false) => format!("{path}/index.html"),
+    })
 }
 
 /// Everything a page needs to rewrite its links.
@@ -471,22 +463,7 @@ const SINGLE_FILE_CSS: &str = "/* Single-file book: one section at a time. */
 
 /// Writes `bytes` to `path` through a temporary sibling and a rename.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), BundleError> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io_err(dir))?;
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "bundle".into());
-    let tmp = path.with_file_name(format!(".{name}.kbook-tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(io_err(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        BundleError::Io {
-            path: path.to_path_buf(),
-            source: e,
-        }
-    })
+    write_file_atomically(path, bytes).map_err(io_err(path))
 }
 
 /// Writes the zip and/or the single file for the site already built in `site_dir`; returns a

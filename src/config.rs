@@ -7,6 +7,10 @@ use crate::diagnostic::{Diagnostic, did_you_mean, line_col};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+/// Files larger than this are refused unless `[kbook] max-entry-bytes` says otherwise: an
+/// entry is a page, not a data dump.
+pub const MAX_ENTRY_BYTES: u64 = 4 * 1024 * 1024;
+
 /// The kinds an entry may have unless `[kbook] kinds` says otherwise.
 pub const DEFAULT_KINDS: [&str; 5] = ["error", "troubleshooting", "howto", "concept", "behavior"];
 
@@ -135,7 +139,7 @@ pub struct KbookSection {
     /// Allowed entry kinds (default: error, troubleshooting, howto, concept, behavior).
     #[serde(default)]
     pub kinds: Vec<String>,
-    /// Largest entry file accepted, in bytes (default [`crate::content::MAX_ENTRY_BYTES`]).
+    /// Largest entry file accepted, in bytes (default [`MAX_ENTRY_BYTES`]).
     pub max_entry_bytes: Option<u64>,
     /// Texts of the page chrome that replace the built-in ones of the book's language, by key
     /// (spanned, so a bad key is reported at its line).
@@ -282,9 +286,7 @@ impl Config {
 
     /// The largest entry file accepted, in bytes.
     pub fn max_entry_bytes(&self) -> u64 {
-        self.kbook
-            .max_entry_bytes
-            .unwrap_or(crate::content::MAX_ENTRY_BYTES)
+        self.kbook.max_entry_bytes.unwrap_or(MAX_ENTRY_BYTES)
     }
 
     /// Display name of a connector (its slug when not configured).

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 use std::fmt;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// How serious a diagnostic is.
@@ -15,6 +16,16 @@ pub enum Level {
     Warning,
     /// Fails the build.
     Error,
+}
+
+/// How diagnostics are printed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum MessageFormat {
+    /// `path:line:col: error: message` with hints.
+    #[default]
+    Human,
+    /// One JSON object per line: {"level","path","line","column","message","hint"}.
+    Json,
 }
 
 /// One problem at a place in a file.
@@ -124,6 +135,20 @@ pub fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by(|a, b| {
         (&a.path, a.line, a.column, &a.message).cmp(&(&b.path, b.line, b.column, &b.message))
     });
+}
+
+/// Prints diagnostics in the chosen format to stderr.
+pub fn print_diagnostics(diags: &[Diagnostic], format: MessageFormat) {
+    // Buffered: a book with thousands of warnings printed a line per system call.
+    let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+    for d in diags {
+        let _ = match format {
+            MessageFormat::Human => writeln!(err, "{d}"),
+            MessageFormat::Json => {
+                writeln!(err, "{}", serde_json::to_string(d).unwrap_or_default())
+            }
+        };
+    }
 }
 
 #[cfg(test)]

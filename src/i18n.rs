@@ -591,7 +591,7 @@ pub fn register_filters(tera: &mut tera::Tera) {
         "fill_html",
         |value: &tera::Value, args: &std::collections::HashMap<String, tera::Value>| {
             let text = tera::try_get_value!("fill_html", "value", String, value);
-            let escaped = crate::render::markdown::escape(&text);
+            let escaped = crate::html::escape(&text);
             Ok(tera::Value::String(fill(&escaped, |n| arg(args, n))))
         },
     );

@@ -1,11 +1,14 @@
 //! Writing the site: a whole new output swapped in atomically (`kbook build`), and single
 //! files replaced without a reader ever seeing half a file (`kbook serve`).
 
-use crate::render::pages::OutputFile;
 use rayon::prelude::*;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// One output file: its path relative to the site root and its bytes. Shared, so a page
+/// kept for the next rebuild of `kbook serve` is not copied.
+pub type OutputFile = (String, std::sync::Arc<Vec<u8>>);
 
 const TMP_MARK: &str = ".kbook-tmp-";
 const OLD_MARK: &str = ".kbook-old-";
@@ -363,7 +366,9 @@ pub fn write_file_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
     name.push(format!(".kbook-tmp-{}", std::process::id()));
     let tmp = path.with_file_name(name);
     std::fs::write(&tmp, data)?;
-    std::fs::rename(&tmp, path)
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }
 
 #[cfg(unix)]

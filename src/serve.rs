@@ -7,9 +7,8 @@
 //! absolute segments are refused, and the resolved file must stay inside the root after
 //! following links.
 
-use crate::cli::{MessageFormat, print_diagnostics};
-use crate::diagnostic::Diagnostic;
-use crate::site::IncrementalSite;
+use crate::diagnostic::{Diagnostic, MessageFormat, print_diagnostics};
+use crate::site::{BuildReport, IncrementalSite};
 use anyhow::{Context, Result};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -401,7 +400,7 @@ pub fn serve(opts: &ServeOptions) -> Result<()> {
 
 /// The warnings of a build as printed, for not repeating them on the next rebuild.
 fn warning_texts(
-    result: &std::result::Result<crate::site::BuildReport, Vec<Diagnostic>>,
+    result: &std::result::Result<BuildReport, Vec<Diagnostic>>,
 ) -> std::collections::HashSet<String> {
     match result {
         Ok(r) => r.warnings.iter().map(ToString::to_string).collect(),
@@ -440,10 +439,7 @@ pub fn watch_paths(book: &Path) -> Vec<(PathBuf, notify::RecursiveMode)> {
     ]
 }
 
-fn report(
-    result: &std::result::Result<crate::site::BuildReport, Vec<Diagnostic>>,
-    format: MessageFormat,
-) {
+fn report(result: &std::result::Result<BuildReport, Vec<Diagnostic>>, format: MessageFormat) {
     match result {
         Ok(r) => print_diagnostics(&r.warnings, format),
         Err(d) => {

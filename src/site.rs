@@ -4,11 +4,21 @@
 use crate::config::Config;
 use crate::content::{self, Book};
 use crate::diagnostic::{self, Diagnostic};
-use crate::output::{IN_PLACE_BYTES, overwrite_in_place, write_file_atomically};
-pub use crate::output::{recover_interrupted_swap, write_atomically};
-use crate::render::markdown::{LinkTargets, MarkdownRenderer, RawHtml, RenderedBody};
-use crate::render::pages::{self, ConnectorNav, OutputFile, SiteContext};
-use crate::render::theme;
+use crate::fingerprint::{fingerprint, hex};
+use crate::html::escape;
+use crate::output::{
+    IN_PLACE_BYTES, OutputFile, overwrite_in_place, recover_interrupted_swap, write_atomically,
+    write_file_atomically,
+};
+use crate::progress::Progress;
+use crate::render::context::{ConnectorNav, SiteContext};
+use crate::render::links::LinkTargets;
+use crate::render::markdown::{MarkdownRenderer, RawHtml, RenderedBody};
+use crate::render::memo::PageMemo;
+use crate::render::pages;
+use crate::render::{templates, theme};
+use crate::search_assets::{self, AssetMode, SearchAssets};
+use crate::urls;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -46,6 +56,25 @@ pub struct BuildReport {
     pub warnings: Vec<Diagnostic>,
 }
 
+impl BuildReport {
+    /// The report of writing `rendered` (`bytes` written) to `dest`, begun at `start`.
+    fn new(rendered: RenderedSite, bytes: u64, start: Instant, dest: PathBuf) -> Self {
+        BuildReport {
+            entries: rendered.entries,
+            pages: rendered
+                .files
+                .iter()
+                .filter(|f| f.0.ends_with(".html"))
+                .count(),
+            files: rendered.files.len(),
+            bytes,
+            elapsed: start.elapsed(),
+            dest,
+            warnings: rendered.warnings,
+        }
+    }
+}
+
 /// Everything the render stage produced, before anything is written.
 pub struct RenderedSite {
     /// Files with paths relative to the site root, sorted.
@@ -54,85 +83,6 @@ pub struct RenderedSite {
     pub entries: usize,
     /// Warnings.
     pub warnings: Vec<Diagnostic>,
-}
-
-/// Stage reporting: a progress bar on a terminal, and per-stage timings on stderr when
-/// `KBOOK_TIMINGS` is set (for profiling builds and rebuilds).
-struct Progress(
-    Option<indicatif::ProgressBar>,
-    Option<std::cell::Cell<(Instant, u64, &'static str)>>,
-);
-
-impl Progress {
-    fn new(enabled: bool) -> Self {
-        use std::io::IsTerminal;
-        if enabled && std::io::stderr().is_terminal() {
-            let pb = indicatif::ProgressBar::new(6);
-            if let Ok(style) =
-                indicatif::ProgressStyle::with_template("{spinner} [{pos}/{len}] {msg}")
-            {
-                pb.set_style(style);
-            }
-            Progress(Some(pb), timings())
-        } else {
-            Progress(None, timings())
-        }
-    }
-    fn stage(&self, msg: &'static str) {
-        if let Some(pb) = &self.0 {
-            pb.inc(1);
-            pb.set_message(msg);
-        }
-        self.lap(msg);
-    }
-    fn lap(&self, next: &'static str) {
-        if let Some(cell) = &self.1 {
-            let (since, cpu, name) = cell.get();
-            let cpu_now = cpu_time_ms();
-            if !name.is_empty() {
-                eprintln!(
-                    "timing: {name}: {} ms (cpu {} ms)",
-                    since.elapsed().as_millis(),
-                    cpu_now.saturating_sub(cpu)
-                );
-            }
-            cell.set((Instant::now(), cpu_now, next));
-        }
-    }
-}
-
-fn timings() -> Option<std::cell::Cell<(Instant, u64, &'static str)>> {
-    std::env::var_os("KBOOK_TIMINGS")
-        .map(|_| std::cell::Cell::new((Instant::now(), cpu_time_ms(), "")))
-}
-
-/// CPU time (user + system, all threads) of this process so far in milliseconds, from
-/// `/proc/self/stat` (0 where there is none): stage timings on a shared machine mean little
-/// without it.
-fn cpu_time_ms() -> u64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0;
-    };
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15, in
-    // clock ticks (100 per second on Linux).
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    (ticks(11) + ticks(12)) * 10
-}
-
-impl Drop for Progress {
-    fn drop(&mut self) {
-        self.lap("");
-        if let Some(pb) = &self.0 {
-            pb.finish_and_clear();
-        }
-    }
 }
 
 /// Loads, validates and renders the book in memory. Errors (and warnings when denied) come
@@ -146,7 +96,7 @@ pub fn render_site(
     progress.stage("reading entries");
     let (book, mut diags) = content::load_cached(config, &mut cache.load);
     progress.stage("loading templates");
-    let tera = match pages::load_templates(&config.root) {
+    let tera = match templates::load_templates(&config.root) {
         Ok(t) => Some(t),
         Err(mut d) => {
             diags.append(&mut d);
@@ -174,13 +124,13 @@ pub fn render_site(
     // The index is rebuilt only when an indexed field changed (not for template edits).
     let docs_fp = kbook_search::docs_fingerprint(&docs);
     let mode = if cache.keep {
-        crate::index::AssetMode::Serve
+        AssetMode::Serve
     } else {
-        crate::index::AssetMode::Publish
+        AssetMode::Publish
     };
     let assets = match cache.index.take() {
         Some((fp, assets)) if fp == docs_fp => assets,
-        _ => crate::index::build_search_assets(&docs, mode).map_err(|e| {
+        _ => search_assets::build_search_assets(&docs, mode).map_err(|e| {
             vec![Diagnostic::error(
                 "(search index)",
                 0,
@@ -243,7 +193,7 @@ pub fn render_site(
     files.extend(assets.files);
     if let Some(url) = &site.site_url {
         files.push((
-            "opensearch.xml".into(),
+            urls::OPENSEARCH.into(),
             Arc::new(opensearch(&site.title, url, &site.strings).into_bytes()),
         ));
     }
@@ -340,13 +290,6 @@ fn render_bodies(
     (bodies, diags)
 }
 
-/// A 64-bit fingerprint of a value, for deciding what a rebuild can reuse.
-pub fn fingerprint<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
-    let mut h = kbook_search::ContentHasher::default();
-    value.hash(&mut h);
-    std::hash::Hasher::finish(&h)
-}
-
 /// What a rebuild may reuse from the previous one (`kbook serve`); a one-shot build uses
 /// an empty cache that keeps nothing.
 #[derive(Default)]
@@ -355,8 +298,8 @@ pub struct BuildCache {
     load: content::LoadCache,
     headings: std::collections::HashMap<String, (u64, std::collections::HashSet<String>)>,
     bodies: std::collections::HashMap<String, (u64, Arc<RenderedBody>, Vec<Diagnostic>)>,
-    pages: pages::PageMemo,
-    index: Option<(u64, crate::index::SearchAssets)>,
+    pages: PageMemo,
+    index: Option<(u64, SearchAssets)>,
 }
 
 impl BuildCache {
@@ -365,7 +308,7 @@ impl BuildCache {
         BuildCache {
             keep: true,
             load: content::LoadCache::keeping(),
-            pages: pages::PageMemo::keeping(),
+            pages: PageMemo::keeping(),
             ..BuildCache::default()
         }
     }
@@ -407,7 +350,7 @@ fn site_context<M: serde::Serialize>(
             slug: c.slug.clone(),
             name: c.name.clone(),
             description: c.description.clone(),
-            url: format!("{}/index.html", c.slug),
+            url: urls::connector_page(&c.slug),
             count: counts[c.slug.as_str()],
         })
         .collect();
@@ -417,7 +360,7 @@ fn site_context<M: serde::Serialize>(
                 slug: slug.to_string(),
                 name: slug.to_string(),
                 description: String::new(),
-                url: format!("{slug}/index.html"),
+                url: urls::connector_page(slug),
                 count: *count,
             });
         }
@@ -461,17 +404,10 @@ fn sha2_hex_hasher() -> sha2::Sha256 {
     sha2::Sha256::new()
 }
 
-/// Lowercase hex of bytes.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn opensearch(title: &str, site_url: &str, strings: &crate::i18n::Strings) -> String {
-    let t = crate::render::markdown::escape(title);
-    let u = crate::render::markdown::escape(site_url);
-    let d = crate::render::markdown::escape(
-        &strings.fill("opensearch_description", &[("title", title)]),
-    );
+    let t = escape(title);
+    let u = escape(site_url);
+    let d = escape(&strings.fill("opensearch_description", &[("title", title)]));
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<OpenSearchDescription xmlns=\"http://a9.com/-/spec/opensearch/1.1/\">\n  <ShortName>{t}</ShortName>\n  <Description>{d}</Description>\n  <InputEncoding>UTF-8</InputEncoding>\n  <Url type=\"text/html\" template=\"{u}search.html?q={{searchTerms}}\"/>\n</OpenSearchDescription>\n"
     )
@@ -488,19 +424,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
     }
     let rendered = render_site(&config, opts, &mut BuildCache::default())?;
     if opts.check_only {
-        return Ok(BuildReport {
-            entries: rendered.entries,
-            pages: rendered
-                .files
-                .iter()
-                .filter(|f| f.0.ends_with(".html"))
-                .count(),
-            files: rendered.files.len(),
-            bytes: 0,
-            elapsed: start.elapsed(),
-            dest,
-            warnings: rendered.warnings,
-        });
+        return Ok(BuildReport::new(rendered, 0, start, dest));
     }
     let timing = Progress::new(false);
     timing.stage("writing the site");
@@ -511,19 +435,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
         ]
     })?;
     drop(timing);
-    Ok(BuildReport {
-        entries: rendered.entries,
-        pages: rendered
-            .files
-            .iter()
-            .filter(|f| f.0.ends_with(".html"))
-            .count(),
-        files: rendered.files.len(),
-        bytes,
-        elapsed: start.elapsed(),
-        dest,
-        warnings: rendered.warnings,
-    })
+    Ok(BuildReport::new(rendered, bytes, start, dest))
 }
 
 /// A site rebuilt again and again by `kbook serve`: unchanged entries, bodies, pages and
@@ -617,18 +529,35 @@ impl IncrementalSite {
             .map(|((p, _), fp)| (p.clone(), fp))
             .collect();
         drop(timing);
-        Ok(BuildReport {
-            entries: rendered.entries,
-            pages: rendered
-                .files
-                .iter()
-                .filter(|f| f.0.ends_with(".html"))
-                .count(),
-            files: rendered.files.len(),
-            bytes,
-            elapsed: start.elapsed(),
-            dest: self.dest.clone(),
-            warnings: rendered.warnings,
-        })
+        Ok(BuildReport::new(rendered, bytes, start, self.dest.clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The paths the content check keeps entries and aliases off are exactly the top-level
+    /// files a build writes (with `site-url` set, which adds the sitemap and the OpenSearch
+    /// description).
+    #[test]
+    fn reserved_paths_are_the_top_level_files_written() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/good");
+        let mut config = Config::load(&root).unwrap();
+        config.output.html.site_url = Some("https://kb.example.org/".into());
+        let opts = BuildOptions {
+            check_only: true,
+            ..BuildOptions::default()
+        };
+        let rendered = render_site(&config, &opts, &mut BuildCache::default()).unwrap();
+        let written: BTreeSet<&str> = rendered
+            .files
+            .iter()
+            .map(|f| f.0.as_str())
+            .filter(|p| !p.contains('/'))
+            .collect();
+        let reserved: BTreeSet<&str> = urls::RESERVED_PATHS.into_iter().collect();
+        assert_eq!(written, reserved);
     }
 }

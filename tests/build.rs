@@ -552,3 +552,44 @@ fn search_with_a_version_lists_other_versions_last_and_marks_them() {
     assert!(!bad.status.success());
     assert!(stderr(&bad).contains("bad --version"), "{}", stderr(&bad));
 }
+
+/// `kbook search` finds the site where `kbook build` wrote it because both read book.toml
+/// the same way: a book without book.toml is built into `book/` and searched there, and a
+/// book.toml the build rejects is rejected by search too (it used to have a reader of its
+/// own that failed without book.toml and skipped unknown keys).
+#[test]
+fn search_reads_book_toml_as_the_build_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book");
+    copy_dir(&fixture("good"), &book);
+    let toml = std::fs::read_to_string(book.join("book.toml")).unwrap();
+    std::fs::remove_file(book.join("book.toml")).unwrap();
+    let search = || {
+        kbook()
+            .args(["search", "--json", "--book"])
+            .arg(&book)
+            .arg("SSLHandshakeException")
+            .output()
+            .unwrap()
+    };
+    let o = kbook()
+        .args(["build", "--book"])
+        .arg(&book)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(book.join("book/index.html").is_file());
+    let o = search();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let hits: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(hits["hits"][0]["id"], "kafka-ssl-handshake", "{hits}");
+
+    std::fs::write(
+        book.join("book.toml"),
+        format!("{toml}\n[build]\nbuild-dir = \"book\"\nbuild-dri = \"elsewhere\"\n"),
+    )
+    .unwrap();
+    let o = search();
+    assert!(!o.status.success(), "a bad book.toml was accepted");
+    assert!(stderr(&o).contains("build-dri"), "{}", stderr(&o));
+}

@@ -2,7 +2,8 @@
 //! rewriting and checking, and ammonia sanitizing. The first byte picks the raw-HTML policy.
 #![no_main]
 
-use kbook::render::markdown::{LinkTargets, MarkdownRenderer, RawHtml};
+use kbook::render::links::LinkTargets;
+use kbook::render::markdown::{MarkdownRenderer, RawHtml};
 use libfuzzer_sys::fuzz_target;
 use std::collections::HashSet;
 use std::path::Path;
@@ -146,5 +147,5 @@ fuzz_target!(|data: &[u8]| {
             );
         }
     }
-    let _ = kbook::render::markdown::slugify(&body);
+    let _ = kbook::urls::slugify(&body);
 });

@@ -6,15 +6,12 @@ pub mod frontmatter;
 
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, did_you_mean, line_col};
+use crate::urls;
 use frontmatter::{EntryFrontMatter, Locator};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// Files larger than this are refused unless `[kbook] max-entry-bytes` says otherwise: an
-/// entry is a page, not a data dump.
-pub const MAX_ENTRY_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Front-matter longer than this is refused before the YAML/TOML parser sees it. It bounds
 /// the parser's time and memory (deep nesting, alias expansion) on hostile input; real
@@ -304,7 +301,7 @@ pub fn parse_entry(
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()
         .join("/");
-    let url = format!("{}/{}.html", fm.connector, id);
+    let url = urls::entry_page(&fm.connector, &id);
     let entry = Entry {
         id,
         path: shown,
@@ -317,19 +314,6 @@ pub fn parse_entry(
     };
     (Some(entry), diags)
 }
-
-/// Top-level output paths the site itself writes.
-pub const RESERVED_PATHS: [&str; 9] = [
-    "index.html",
-    "search.html",
-    "errors.html",
-    "tags.html",
-    "404.html",
-    "sitemap.xml",
-    "atom.xml",
-    "opensearch.xml",
-    "connectors.html",
-];
 
 /// Titles longer than this are hard to scan in listings and search results.
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -407,24 +391,6 @@ fn lint_book(book: &Book, by_id: &HashMap<&str, &Entry>, today: &str, diags: &mu
     }
 }
 
-/// Today's date (UTC) as YYYY-MM-DD from the system clock (civil-from-days: no date crate
-/// for one function).
-pub fn today() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86400) as i64;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
 fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
     let mut first_by_id: HashMap<&str, &Entry> = HashMap::new();
     for e in &book.entries {
@@ -448,7 +414,7 @@ fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
             first_by_id.insert(&e.id, e);
         }
     }
-    lint_book(book, &first_by_id, &today(), diags);
+    lint_book(book, &first_by_id, &crate::date::today(), diags);
     let ids: Vec<&str> = first_by_id.keys().copied().collect();
     let known_connectors: Vec<&str> = config
         .kbook
@@ -457,11 +423,11 @@ fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
         .map(|c| c.slug.as_str())
         .collect();
     let mut outputs: BTreeMap<String, &Path> = BTreeMap::new();
-    for p in RESERVED_PATHS {
+    for p in urls::RESERVED_PATHS {
         outputs.insert(p.to_string(), Path::new("(kbook)"));
     }
     for c in entries_connectors(book) {
-        outputs.insert(format!("{c}/index.html"), Path::new("(kbook)"));
+        outputs.insert(urls::connector_page(c), Path::new("(kbook)"));
     }
     for e in &book.entries {
         if !known_connectors.is_empty()
@@ -529,10 +495,8 @@ fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
             );
         }
         for a in &e.fm.aliases {
-            let out = a.trim_start_matches('/').to_string();
             let (line, _) = e.locator.value("aliases", a);
-            if out.is_empty() || out.split('/').any(|s| s == ".." || s == ".") || out.contains('\\')
-            {
+            let Some(out) = urls::alias_page(a) else {
                 diags.push(
                     Diagnostic::error(
                         &e.path,
@@ -543,11 +507,6 @@ fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
                     .with_hint("write it relative to the site root, e.g. `old/entry-name.html`"),
                 );
                 continue;
-            }
-            let out = if out.ends_with(".html") {
-                out
-            } else {
-                format!("{}/index.html", out.trim_end_matches('/'))
             };
             claim(&mut outputs, diags, e, out, "an alias", line);
         }
@@ -608,9 +567,7 @@ pub fn fix_front_matter(config: &Config) -> std::io::Result<Vec<PathBuf>> {
         if let Some(new) = fix::fix_file(&raw, &e.fm)
             && new != raw
         {
-            let tmp = file.with_extension("md.kbook-fix");
-            std::fs::write(&tmp, &new)?;
-            std::fs::rename(&tmp, &file)?;
+            crate::output::write_file_atomically(&file, new.as_bytes())?;
             fixed.push(e.path.clone());
         }
     }

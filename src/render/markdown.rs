@@ -3,6 +3,9 @@
 //! internal `.md` links rewritten to relative `.html` paths and checked.
 
 use crate::diagnostic::{Diagnostic, line_col};
+use crate::html::escape;
+use crate::render::links::{LinkTargets, is_unsafe_scheme, resolve_link};
+use crate::urls::slugify;
 use pulldown_cmark::{
     BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
 };
@@ -23,15 +26,6 @@ pub fn options() -> Options {
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_GFM
-}
-
-/// What the renderer needs to know about every entry to resolve links.
-#[derive(Debug, Default)]
-pub struct LinkTargets {
-    /// Content-relative source path (`kafka/x.md`) → id.
-    pub by_path: HashMap<String, String>,
-    /// Id → (output url, heading ids).
-    pub by_id: HashMap<String, (String, HashSet<String>)>,
 }
 
 /// One heading for the on-page table of contents.
@@ -409,184 +403,12 @@ fn admonition(kind: BlockQuoteKind) -> (&'static str, &'static str) {
     }
 }
 
-/// Whether a link runs script or embeds a document (`javascript:`, `vbscript:`, `data:`),
-/// read the way browsers read it: ASCII tab and newline removed, leading controls and spaces
-/// skipped, any case.
-fn is_unsafe_scheme(dest: &str) -> bool {
-    let lower: String = dest
-        .trim_start_matches(|c: char| c <= ' ')
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .take(16)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    ["javascript:", "vbscript:", "data:"]
-        .iter()
-        .any(|s| lower.starts_with(s))
-}
-
-/// Rewrites an internal link; `Ok(None)` leaves it unchanged (external or non-entry link).
-fn resolve_link(
-    dest: &str,
-    rel_path: &str,
-    page_url: &str,
-    targets: &LinkTargets,
-    own_ids: &HashSet<String>,
-) -> Result<Option<String>, (String, String)> {
-    let lower = dest.trim().to_ascii_lowercase();
-    if is_unsafe_scheme(dest) {
-        return Err((
-            format!("unsafe link `{dest}`"),
-            "link to a page or an http(s) URL".to_string(),
-        ));
-    }
-    if let Some(anchor) = dest.strip_prefix('#') {
-        if !anchor.is_empty() && !own_ids.contains(anchor) {
-            return Err((
-                format!("link to a missing anchor `#{anchor}` on this page"),
-                format!("headings here: {}", sorted(own_ids)),
-            ));
-        }
-        return Ok(None);
-    }
-    if lower.contains("://") || lower.starts_with("mailto:") || dest.starts_with('/') {
-        return Ok(None);
-    }
-    let (path, anchor) = match dest.split_once('#') {
-        Some((p, a)) => (p, Some(a)),
-        None => (dest, None),
-    };
-    if !path.ends_with(".md") {
-        return Ok(None);
-    }
-    let base = rel_path.rsplit_once('/').map_or("", |(d, _)| d);
-    let joined = normalize(&format!("{base}/{path}"));
-    let stem = path
-        .rsplit('/')
-        .next()
-        .unwrap_or(path)
-        .trim_end_matches(".md");
-    let id = joined
-        .as_deref()
-        .and_then(|p| targets.by_path.get(p))
-        .map(String::as_str)
-        .or_else(|| targets.by_id.contains_key(stem).then_some(stem));
-    let Some(id) = id else {
-        return Err((
-            format!("link to a missing entry `{path}`"),
-            "link to an existing entry's file, e.g. `other-id.md` or `../kafka/other-id.md`"
-                .to_string(),
-        ));
-    };
-    let Some((url, ids)) = targets.by_id.get(id) else {
-        return Err((
-            format!("link to a missing entry `{path}`"),
-            "check the file name".to_string(),
-        ));
-    };
-    let mut new = relative_url(page_url, url);
-    if let Some(a) = anchor {
-        if !a.is_empty() && !ids.contains(a) {
-            return Err((
-                format!("link to a missing anchor `#{a}` in `{path}`"),
-                format!("headings there: {}", sorted(ids)),
-            ));
-        }
-        new.push('#');
-        new.push_str(a);
-    }
-    Ok(Some(new))
-}
-
-fn sorted(ids: &HashSet<String>) -> String {
-    let mut v: Vec<&str> = ids.iter().map(String::as_str).collect();
-    v.sort_unstable();
-    v.iter()
-        .map(|s| format!("#{s}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Resolves `.` and `..` in a `/`-separated path; `None` when it leaves the root.
-fn normalize(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for seg in path.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            s => parts.push(s),
-        }
-    }
-    Some(parts.join("/"))
-}
-
-/// The relative URL from page `from` to site path `to` (both relative to the site root).
-pub fn relative_url(from: &str, to: &str) -> String {
-    let from_dirs: Vec<&str> = from.split('/').collect();
-    let from_dirs = &from_dirs[..from_dirs.len().saturating_sub(1)];
-    let to_parts: Vec<&str> = to.split('/').collect();
-    let common = from_dirs
-        .iter()
-        .zip(&to_parts)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let common = common.min(to_parts.len().saturating_sub(1));
-    let mut s = "../".repeat(from_dirs.len() - common);
-    s.push_str(&to_parts[common..].join("/"));
-    s
-}
-
-/// `../` repeated to reach the site root from `page`.
-pub fn path_to_root(page: &str) -> String {
-    "../".repeat(page.matches('/').count())
-}
-
-/// A URL- and id-safe slug: lowercase letters and digits, other runs become `-`.
-pub fn slugify(text: &str) -> String {
-    let mut s = String::new();
-    let mut dash = false;
-    for c in text.chars().flat_map(char::to_lowercase) {
-        if c.is_alphanumeric() {
-            if dash && !s.is_empty() {
-                s.push('-');
-            }
-            dash = false;
-            s.push(c);
-        } else {
-            dash = true;
-        }
-    }
-    if s.is_empty() {
-        "section".to_string()
-    } else {
-        s
-    }
-}
-
 fn unique_slug(text: &str, used: &mut HashMap<String, usize>) -> String {
     let base = slugify(text);
     let n = used.entry(base.clone()).or_insert(0);
     let id = if *n == 0 { base } else { format!("{base}-{n}") };
     *n += 1;
     id
-}
-
-/// Minimal HTML escaping for text and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -650,22 +472,6 @@ mod tests {
             "{}",
             r.html
         );
-    }
-
-    #[test]
-    fn slugs_and_relative_urls() {
-        assert_eq!(slugify("Symptom & Cause"), "symptom-cause");
-        assert_eq!(slugify("Use `key.fields-prefix`"), "use-key-fields-prefix");
-        assert_eq!(slugify("!!!"), "section");
-        assert_eq!(
-            relative_url("kafka/a.html", "mysql/b.html"),
-            "../mysql/b.html"
-        );
-        assert_eq!(relative_url("kafka/a.html", "kafka/c.html"), "c.html");
-        assert_eq!(relative_url("index.html", "kafka/c.html"), "kafka/c.html");
-        assert_eq!(relative_url("kafka/a.html", "index.html"), "../index.html");
-        assert_eq!(path_to_root("kafka/a.html"), "../");
-        assert_eq!(path_to_root("index.html"), "");
     }
 
     #[test]

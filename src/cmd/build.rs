@@ -1,0 +1,101 @@
+//! `kbook build`: the site into its build directory, and optionally the offline bundle and
+//! the single-file book made from it.
+
+use super::{BookArgs, diagnostics_error};
+use anyhow::{Context, Result};
+use kbook::config::Config;
+use kbook::diagnostic::{MessageFormat, print_diagnostics};
+use kbook::site::{self, BuildOptions};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Builds the site into `dest` (default: the book's build directory), then writes the zip
+/// `bundle` and the `single_file` book when asked.
+pub fn run(
+    args: &BookArgs,
+    dest: Option<PathBuf>,
+    bundle: Option<&Path>,
+    single_file: Option<&Path>,
+) -> Result<ExitCode> {
+    let code = build_or_check(args, dest.clone(), false);
+    if code != ExitCode::SUCCESS || (bundle.is_none() && single_file.is_none()) {
+        return Ok(code);
+    }
+    let config = Config::load(&args.book).map_err(|d| diagnostics_error(&d))?;
+    let site_dir = dest.unwrap_or_else(|| config.build_dir());
+    let opts = kbook::bundle::SingleFileOptions {
+        content_security_policy: config.output.html.content_security_policy,
+        edition_note: config.strings().get("single_file_edition").to_string(),
+    };
+    let written = kbook::bundle::write_outputs(&site_dir, bundle, single_file, &opts)
+        .context("cannot write the offline bundle")?;
+    if args.message_format == MessageFormat::Human {
+        for line in written {
+            eprintln!("wrote {line}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Builds the site (`check_only`: renders it in memory only, for `kbook check`) and prints
+/// the diagnostics and a summary.
+pub fn build_or_check(args: &BookArgs, dest: Option<PathBuf>, check_only: bool) -> ExitCode {
+    let opts = BuildOptions {
+        dest,
+        deny_warnings: args.deny_warnings,
+        check_only,
+        progress: args.message_format == MessageFormat::Human,
+    };
+    match site::build(&args.book, &opts) {
+        Ok(report) => {
+            print_diagnostics(&report.warnings, args.message_format);
+            if args.message_format == MessageFormat::Human {
+                let secs = report.elapsed.as_secs_f64();
+                if check_only {
+                    eprintln!(
+                        "checked {} entries, {} pages: no errors{} ({secs:.2}s)",
+                        report.entries,
+                        report.pages,
+                        warn_suffix(report.warnings.len())
+                    );
+                } else {
+                    eprintln!(
+                        "built {} entries, {} pages, {} files ({:.1} MiB) in {secs:.2}s → {}{}",
+                        report.entries,
+                        report.pages,
+                        report.files,
+                        report.bytes as f64 / 1048576.0,
+                        report.dest.display(),
+                        warn_suffix(report.warnings.len())
+                    );
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(diags) => {
+            print_diagnostics(&diags, args.message_format);
+            if args.message_format == MessageFormat::Human {
+                let errors = diags.iter().filter(|d| d.is_error()).count();
+                let warnings = diags.len() - errors;
+                eprintln!(
+                    "{} failed: {errors} error(s), {warnings} warning(s){}; nothing was written",
+                    if check_only { "check" } else { "build" },
+                    if args.deny_warnings && warnings > 0 {
+                        " (warnings denied)"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn warn_suffix(n: usize) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(", {n} warning(s)")
+    }
+}

@@ -1,0 +1,21 @@
+//! `kbook check`: validate and render in memory, write nothing (with `--fix`, first rewrite
+//! front-matter into its canonical form).
+
+use super::{BookArgs, build, diagnostics_error};
+use anyhow::{Context, Result};
+use kbook::config::Config;
+use std::process::ExitCode;
+
+/// Checks the book; `fix` rewrites front-matter first.
+pub fn run(args: &BookArgs, fix: bool) -> Result<ExitCode> {
+    if fix {
+        let config = Config::load(&args.book).map_err(|d| diagnostics_error(&d))?;
+        let fixed =
+            kbook::content::fix_front_matter(&config).context("cannot rewrite front-matter")?;
+        for p in &fixed {
+            eprintln!("normalised {}", p.display());
+        }
+        eprintln!("--fix: {} file(s) rewritten", fixed.len());
+    }
+    Ok(build::build_or_check(args, None, true))
+}

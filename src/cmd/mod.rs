@@ -1,0 +1,193 @@
+//! The `kbook` command line: one module per command, each a thin layer over the library.
+
+mod build;
+mod check;
+mod completions;
+mod eval;
+mod init;
+mod new;
+mod search;
+mod serve;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use kbook::config::Config;
+use kbook::diagnostic::{Diagnostic, MessageFormat};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// kbook: a static knowledge-base generator for troubleshooting FAQs, searched by pasting an
+/// error message or a stack trace.
+#[derive(Debug, Parser)]
+#[command(name = "kbook", version, about, long_about = None, after_help = "Examples:\n  kbook serve --open          build the book in this directory and open it\n  kbook build --dest public   write the site to public/\n  kbook check --deny-warnings validate without writing\n  kbook search \"SSL peer shut down incorrectly\"\n  kubectl logs job-123 | kbook search --stdin")]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options shared by build-like commands.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BookArgs {
+    /// The book's root directory (holding book.toml).
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    pub book: PathBuf,
+    /// Treat warnings as errors.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Diagnostics format.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create a new book with a book.toml and two example entries.
+    #[command(
+        after_help = "Examples:\n  kbook init my-kb && cd my-kb && kbook serve --open\n  kbook init --language zh my-kb   a Chinese book (page chrome and examples in Chinese)"
+    )]
+    Init {
+        /// Directory to create the book in.
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// The book's language (BCP 47: en, zh, zh-CN, zh-TW, ja, …): `zh*` writes Chinese
+        /// examples; every language sets `[book] language`, which picks the page chrome's texts.
+        #[arg(long, default_value = "en", value_name = "TAG")]
+        language: String,
+    },
+    /// Scaffold a new entry at content/<connector>/<id>.md with every front-matter field.
+    #[command(after_help = "Example:\n  kbook new kafka/kafka-offset-out-of-range")]
+    New {
+        /// `<connector>/<id>`
+        path: String,
+        /// The book's root directory.
+        #[arg(long, default_value = ".", value_name = "DIR")]
+        book: PathBuf,
+    },
+    /// Build the site (pages, search index and module) into the build directory.
+    #[command(
+        after_help = "Examples:\n  kbook build\n  kbook build --dest public --deny-warnings\n  kbook build --bundle kb.zip         also write a zip of the site that works offline\n  kbook build --single-file kb.html   also write the whole book as one HTML file"
+    )]
+    Build {
+        #[command(flatten)]
+        args: BookArgs,
+        /// Output directory (default: [build] build-dir of book.toml, or `book`).
+        #[arg(long, short = 'd', value_name = "DIR")]
+        dest: Option<PathBuf>,
+        /// Also write a zip of the site: unzipped anywhere, its index.html works from disk
+        /// (file://) with navigation, search and themes.
+        #[arg(long, value_name = "FILE.zip")]
+        bundle: Option<PathBuf>,
+        /// Also write the whole book as one self-contained HTML file (every entry, styles,
+        /// search with the module and index embedded; entries at #<id>).
+        #[arg(long, value_name = "FILE.html")]
+        single_file: Option<PathBuf>,
+    },
+    /// Validate everything (front-matter, links, anchors, templates) without writing.
+    #[command(after_help = "Example:\n  kbook check --deny-warnings --message-format json")]
+    Check {
+        #[command(flatten)]
+        args: BookArgs,
+        /// Rewrite front-matter in the canonical key order and formatting (bodies untouched).
+        #[arg(long)]
+        fix: bool,
+    },
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Example:\n  kbook completions bash > ~/.local/share/bash-completion/completions/kbook"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Build, then serve the site on 127.0.0.1.
+    #[command(after_help = "Example:\n  kbook serve --open --port 3000")]
+    Serve {
+        #[command(flatten)]
+        args: BookArgs,
+        /// Port (0 picks a free one).
+        #[arg(long, short = 'p', default_value_t = 3000)]
+        port: u16,
+        /// Address to bind; anything but loopback exposes the site to the network.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// Open the site in the default browser.
+        #[arg(long)]
+        open: bool,
+        /// Output directory (default: [build] build-dir).
+        #[arg(long, short = 'd', value_name = "DIR")]
+        dest: Option<PathBuf>,
+    },
+    /// Search the built index from the terminal.
+    Search(search::SearchArgs),
+    /// Measure search quality on labelled queries (JSON lines).
+    Eval(eval::EvalArgs),
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Init { dir, language } => init::run(&dir, &language),
+        Command::New { path, book } => new::run(&book, &path),
+        Command::Build {
+            args,
+            dest,
+            bundle,
+            single_file,
+        } => build::run(&args, dest, bundle.as_deref(), single_file.as_deref()),
+        Command::Check { args, fix } => check::run(&args, fix),
+        Command::Completions { shell } => Ok(completions::run(shell)),
+        Command::Serve {
+            args,
+            port,
+            bind,
+            open,
+            dest,
+        } => serve::run(&args, port, bind, open, dest),
+        Command::Search(args) => search::run(&args),
+        Command::Eval(args) => eval::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Diagnostics as one error for anyhow (a command that cannot go on, e.g. a bad book.toml).
+fn diagnostics_error(diags: &[Diagnostic]) -> anyhow::Error {
+    anyhow::anyhow!(
+        diags
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    )
+}
+
+/// `s` on one line (whitespace runs collapsed), cut to `max` characters with an ellipsis.
+fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        flat
+    } else {
+        let cut: String = flat.chars().take(max).collect();
+        format!("{cut}…")
+    }
+}
+
+/// The search index of a built site: `site` when given, else the book's build directory
+/// (from its book.toml, read as every command reads it).
+fn open_built_index(book: &Path, site: Option<&Path>) -> Result<kbook_search::BookIndex> {
+    let site = match site {
+        Some(site) => site.to_path_buf(),
+        None => Config::load(book)
+            .map_err(|d| diagnostics_error(&d))?
+            .build_dir(),
+    };
+    kbook::search_assets::open_index(&site)
+}

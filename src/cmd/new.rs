@@ -1,0 +1,33 @@
+//! `kbook new`: scaffold an entry with every front-matter field.
+
+use super::diagnostics_error;
+use anyhow::{Context, Result, bail};
+use kbook::config::Config;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Scaffolds `content/<connector>/<id>.md`.
+pub fn run(book: &Path, spec: &str) -> Result<ExitCode> {
+    let Some((connector, id)) = spec.trim_end_matches(".md").split_once('/') else {
+        bail!("expected <connector>/<id>, e.g. `kafka/kafka-offset-out-of-range`, got `{spec}`");
+    };
+    for (what, s) in [("connector", connector), ("id", id)] {
+        if !kbook::config::is_slug(s) {
+            bail!("the {what} `{s}` is not a slug: use lowercase letters, digits and hyphens");
+        }
+    }
+    let config = Config::load(book).map_err(|d| diagnostics_error(&d))?;
+    let dir = config.src_dir().join(connector);
+    let path = dir.join(format!("{id}.md"));
+    if path.exists() {
+        bail!("{} already exists", path.display());
+    }
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let text = format!(
+        "---\nid: {id}\ntitle: \"\"\nconnector: {connector}\nkind: error            # error | troubleshooting | howto | concept | behavior\nerrors:                # verbatim error text from the logs, or {{ text: \"…\", source: \"https://…\" }}\n  - \"\"\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nrelated: []\nupdated: {}\naliases: []\n---\n## Symptom\n\n## Cause\n\n## Solution\n\n1. \n",
+        kbook::date::today()
+    );
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    println!("Created {}", path.display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,147 @@
+//! `kbook search`: search a built book from a terminal.
+
+use super::{one_line, open_built_index};
+use anyhow::{Context, Result, bail};
+use kbook_search::version::{Version, VersionMatch, parse_product_version};
+use kbook_search::{SearchOptions, SearchResults, Tuning};
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `kbook search`: search the built book from a terminal.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SearchArgs {
+    /// The query: words, an error message, or a pasted line (quote it in the shell).
+    pub query: Vec<String>,
+    /// Read the query from standard input (e.g. `kubectl logs pod | kbook search --stdin`).
+    #[arg(long)]
+    pub stdin: bool,
+    /// Print JSON (`{"hits": [...], "confident": bool}`).
+    #[arg(long)]
+    pub json: bool,
+    /// Maximum number of results.
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+    /// Only entries of this connector.
+    #[arg(long)]
+    pub connector: Option<String>,
+    /// Only entries of this kind.
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Your product version, e.g. `vvr=8.0.7`: entries that do not affect it are listed
+    /// after the others, marked `[not your version]`.
+    #[arg(long, value_name = "PRODUCT=VERSION")]
+    pub version: Option<String>,
+    /// Show which fields and terms scored for each result.
+    #[arg(long)]
+    pub explain: bool,
+    /// The book's root directory (with book.toml).
+    #[arg(long, default_value = ".")]
+    pub book: PathBuf,
+    /// The built site to search (default: the book's build directory), e.g. a `--dest` of `kbook build`.
+    #[arg(long, value_name = "DIR")]
+    pub site: Option<PathBuf>,
+}
+
+fn read_query(args: &SearchArgs) -> Result<String> {
+    let mut q = args.query.join(" ");
+    if args.stdin {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .context("cannot read standard input")?;
+        // Logs are not always UTF-8; keep what can be read.
+        let text = String::from_utf8_lossy(&buf);
+        if !q.is_empty() {
+            q.push('\n');
+        }
+        q.push_str(&text);
+    }
+    Ok(q)
+}
+
+/// Runs `kbook search`.
+pub fn run(args: &SearchArgs) -> Result<ExitCode> {
+    let query = read_query(args)?;
+    if query.trim().is_empty() {
+        bail!("empty query: pass words to search for, or --stdin to read a paste");
+    }
+    let version = match &args.version {
+        Some(v) => Some(parse_product_version(v).with_context(|| {
+            format!("bad --version `{v}`: expected PRODUCT=VERSION, e.g. vvr=8.0.7")
+        })?),
+        None => None,
+    };
+    let index = open_built_index(&args.book, args.site.as_deref())?;
+    let opts = SearchOptions {
+        limit: args.limit.max(1),
+        connector: args.connector.clone(),
+        kind: args.kind.clone(),
+        version,
+        explain: args.explain,
+        tuning: Tuning::default(),
+    };
+    let results = index.search(&query, &opts)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&results)?);
+    } else {
+        print_results(&results, args.explain, opts.version.as_ref());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The line `kbook search --version` prints under a hit; the page shows the same marks.
+fn version_mark(
+    m: VersionMatch,
+    fixed_in: Option<&str>,
+    product: &str,
+    version: &Version,
+) -> Option<String> {
+    match (m, fixed_in) {
+        (VersionMatch::Affected, Some(f)) => {
+            Some(format!("affects {product} {version}; fixed in {f}"))
+        }
+        (VersionMatch::Affected, None) => Some(format!("affects {product} {version}")),
+        (VersionMatch::Fixed, Some(f)) => Some(format!(
+            "[not your version] does not affect {product} {version} (fixed in {f})"
+        )),
+        (VersionMatch::Fixed | VersionMatch::NotAffected, _) => Some(format!(
+            "[not your version] does not affect {product} {version}"
+        )),
+        (VersionMatch::Unknown, _) => None,
+    }
+}
+
+fn print_results(r: &SearchResults, explain: bool, reader: Option<&(String, Version)>) {
+    if r.hits.is_empty() {
+        println!("No entries match.");
+        return;
+    }
+    if !r.confident {
+        println!("No confident match; closest entries:");
+    }
+    for (i, h) in r.hits.iter().enumerate() {
+        println!(
+            "{:>2}. {}  [{} · {}]  score {:.2}",
+            i + 1,
+            h.title,
+            h.connector,
+            h.kind,
+            h.score
+        );
+        println!("    {}", h.url);
+        if let Some(e) = &h.matched_error {
+            println!("    matched: {}", one_line(e, 160));
+        }
+        if let (Some(m), Some((product, version))) = (h.version_match, reader)
+            && let Some(mark) = version_mark(m, h.fixed_in.as_deref(), product, version)
+        {
+            println!("    {mark}");
+        }
+        if explain && let Some(x) = &h.explain {
+            for line in x.lines() {
+                println!("      {line}");
+            }
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! What templates see: the site-wide values, entries as links and as pages, and the products
+//! and releases the book names.
+
+use crate::content::Entry;
+use crate::render::markdown::TocItem;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Site-wide values every page sees.
+#[derive(Debug, Serialize)]
+pub struct SiteContext {
+    /// `[book] title`
+    pub title: String,
+    /// `[book] description`
+    pub description: String,
+    /// `[book] authors`
+    pub authors: Vec<String>,
+    /// `[book] language`
+    pub language: String,
+    /// Repository link.
+    pub repo_url: Option<String>,
+    /// `light`, `dark` or `auto`.
+    pub default_theme: String,
+    /// Absolute site URL (with a trailing slash) when configured.
+    pub site_url: Option<String>,
+    /// Connectors in display order.
+    pub connectors: Vec<ConnectorNav>,
+    /// Number of entries.
+    pub entry_count: usize,
+    /// JSON describing the search assets (for the page's search script).
+    pub search_meta: String,
+    /// Hash of the theme assets, for cache-busting query strings.
+    pub asset_version: String,
+    /// `[output.html] content-security-policy`: pages carry a strict CSP meta tag.
+    pub content_security_policy: bool,
+    /// JSON of the texts the page scripts need from the page (empty: the scripts' English).
+    pub strings_meta: String,
+    /// The chrome's texts in the book's language (templates see them as `t`).
+    #[serde(skip)]
+    pub strings: crate::i18n::Strings,
+}
+
+/// A connector in navigation.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConnectorNav {
+    /// Slug.
+    pub slug: String,
+    /// Display name.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// Listing page, relative to the site root.
+    pub url: String,
+    /// Entries of this connector.
+    pub count: usize,
+}
+
+/// An entry as it appears in lists.
+#[derive(Debug, Clone, Serialize)]
+pub struct EntryLink {
+    /// Id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Page, relative to the site root.
+    pub url: String,
+    /// Connector slug.
+    pub connector: String,
+    /// Kind.
+    pub kind: String,
+    /// The kind's name in the book's language (the kind itself unless translated).
+    pub kind_label: String,
+    /// Last update.
+    pub updated: Option<String>,
+}
+
+impl EntryLink {
+    pub(super) fn of(e: &Entry, strings: &crate::i18n::Strings) -> Self {
+        EntryLink {
+            id: e.id.clone(),
+            title: e.fm.title.clone(),
+            url: e.url.clone(),
+            connector: e.fm.connector.clone(),
+            kind: e.fm.kind.clone(),
+            kind_label: strings.kind(&e.fm.kind),
+            updated: e.fm.updated.clone(),
+        }
+    }
+}
+
+/// A kind as a heading: its translated name, or the kind capitalised (as Tera's `capitalize`).
+pub(super) fn kind_heading(kind: &str, strings: &crate::i18n::Strings) -> String {
+    let label = strings.kind(kind);
+    if label != kind {
+        return label;
+    }
+    let mut chars = kind.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().collect::<String>() + &chars.as_str().to_lowercase()
+    })
+}
+
+/// A row of an entry page's versions table.
+#[derive(Serialize)]
+pub(super) struct VersionRow {
+    pub(super) product: String,
+    pub(super) affected: Option<String>,
+    pub(super) fixed: Option<String>,
+    pub(super) note: Option<String>,
+}
+
+/// A product with the releases the book names for it, for the search page's version picker.
+#[derive(Debug, Clone, Serialize, Hash)]
+pub struct VersionProduct {
+    /// Product slug.
+    pub product: String,
+    /// Versions named in `affected` ranges and `fixed`, oldest first.
+    pub versions: Vec<String>,
+}
+
+/// Every product named in the book's `versions` statements, A–Z, with the releases named for
+/// it (bounds of affected ranges and fix versions; `4.x` wildcards name no single release).
+pub fn version_products(entries: &[Arc<Entry>]) -> Vec<VersionProduct> {
+    use kbook_search::version::Version;
+    let mut by_product: BTreeMap<&str, Vec<Version>> = BTreeMap::new();
+    for e in entries {
+        for v in &e.fm.versions {
+            let list = by_product.entry(v.product.as_str()).or_default();
+            if let Some((_, range)) = &v.affected {
+                list.extend(
+                    range
+                        .clauses
+                        .iter()
+                        .filter(|c| c.op != kbook_search::version::Op::Prefix)
+                        .map(|c| c.version.clone()),
+                );
+            }
+            if let Some((_, fixed)) = &v.fixed {
+                list.push(fixed.clone());
+            }
+        }
+    }
+    by_product
+        .into_iter()
+        .map(|(product, mut list)| {
+            list.sort_by(|a, b| a.cmp_numeric(b).then_with(|| a.suffix.cmp(&b.suffix)));
+            let mut versions: Vec<String> = list.iter().map(ToString::to_string).collect();
+            versions.dedup();
+            VersionProduct {
+                product: product.to_string(),
+                versions,
+            }
+        })
+        .collect()
+}
+
+/// An entry as its page shows it (`entry` in entry.html).
+#[derive(Serialize)]
+pub(super) struct EntryView<'a> {
+    pub(super) id: &'a str,
+    pub(super) title: &'a str,
+    pub(super) connector: &'a str,
+    pub(super) connector_name: String,
+    pub(super) kind: &'a str,
+    pub(super) kind_label: String,
+    /// The error texts alone: a book's own template may print each item as `{{ err }}`.
+    pub(super) errors: Vec<&'a str>,
+    /// Each error as `{text, source}`; `source` is null when not given.
+    pub(super) error_items: &'a [crate::content::frontmatter::ErrorString],
+    pub(super) versions: Vec<VersionRow>,
+    /// The parsed statements as JSON, for the page's "applies to your version" line.
+    pub(super) versions_json: String,
+    pub(super) tags: &'a [String],
+    pub(super) related: Vec<EntryLink>,
+    pub(super) updated: Option<&'a str>,
+    pub(super) html: &'a str,
+    pub(super) toc: &'a [TocItem],
+    pub(super) edit_url: Option<String>,
+    pub(super) source_path: &'a str,
+}

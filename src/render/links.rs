@@ -1,0 +1,111 @@
+//! Links between entries: a body's `.md` links rewritten to relative page URLs and checked
+//! against the book's entries and their heading ids; links that run script are refused.
+
+use crate::urls::{join, relative_url};
+use std::collections::{HashMap, HashSet};
+
+/// What the renderer needs to know about every entry to resolve links.
+#[derive(Debug, Default)]
+pub struct LinkTargets {
+    /// Content-relative source path (`kafka/x.md`) → id.
+    pub by_path: HashMap<String, String>,
+    /// Id → (output url, heading ids).
+    pub by_id: HashMap<String, (String, HashSet<String>)>,
+}
+
+/// Whether a link runs script or embeds a document (`javascript:`, `vbscript:`, `data:`),
+/// read the way browsers read it: ASCII tab and newline removed, leading controls and spaces
+/// skipped, any case.
+pub(super) fn is_unsafe_scheme(dest: &str) -> bool {
+    let lower: String = dest
+        .trim_start_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .take(16)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    ["javascript:", "vbscript:", "data:"]
+        .iter()
+        .any(|s| lower.starts_with(s))
+}
+
+/// Rewrites an internal link; `Ok(None)` leaves it unchanged (external or non-entry link).
+pub(super) fn resolve_link(
+    dest: &str,
+    rel_path: &str,
+    page_url: &str,
+    targets: &LinkTargets,
+    own_ids: &HashSet<String>,
+) -> Result<Option<String>, (String, String)> {
+    let lower = dest.trim().to_ascii_lowercase();
+    if is_unsafe_scheme(dest) {
+        return Err((
+            format!("unsafe link `{dest}`"),
+            "link to a page or an http(s) URL".to_string(),
+        ));
+    }
+    if let Some(anchor) = dest.strip_prefix('#') {
+        if !anchor.is_empty() && !own_ids.contains(anchor) {
+            return Err((
+                format!("link to a missing anchor `#{anchor}` on this page"),
+                format!("headings here: {}", sorted(own_ids)),
+            ));
+        }
+        return Ok(None);
+    }
+    if lower.contains("://") || lower.starts_with("mailto:") || dest.starts_with('/') {
+        return Ok(None);
+    }
+    let (path, anchor) = match dest.split_once('#') {
+        Some((p, a)) => (p, Some(a)),
+        None => (dest, None),
+    };
+    if !path.ends_with(".md") {
+        return Ok(None);
+    }
+    let joined = join(rel_path, path);
+    let stem = path
+        .rsplit('/')
+        .next()
+        .unwrap_or(path)
+        .trim_end_matches(".md");
+    let id = joined
+        .as_deref()
+        .and_then(|p| targets.by_path.get(p))
+        .map(String::as_str)
+        .or_else(|| targets.by_id.contains_key(stem).then_some(stem));
+    let Some(id) = id else {
+        return Err((
+            format!("link to a missing entry `{path}`"),
+            "link to an existing entry's file, e.g. `other-id.md` or `../kafka/other-id.md`"
+                .to_string(),
+        ));
+    };
+    let Some((url, ids)) = targets.by_id.get(id) else {
+        return Err((
+            format!("link to a missing entry `{path}`"),
+            "check the file name".to_string(),
+        ));
+    };
+    let mut new = relative_url(page_url, url);
+    if let Some(a) = anchor {
+        if !a.is_empty() && !ids.contains(a) {
+            return Err((
+                format!("link to a missing anchor `#{a}` in `{path}`"),
+                format!("headings there: {}", sorted(ids)),
+            ));
+        }
+        new.push('#');
+        new.push_str(a);
+    }
+    Ok(Some(new))
+}
+
+fn sorted(ids: &HashSet<String>) -> String {
+    let mut v: Vec<&str> = ids.iter().map(String::as_str).collect();
+    v.sort_unstable();
+    v.iter()
+        .map(|s| format!("#{s}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

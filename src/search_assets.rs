@@ -1,0 +1,182 @@
+//! The search-assets stage: the files `kbook build` writes for search (packed index, its
+//! blocks, browser module, file:// wrappers, loader script), and finding the packed index
+//! again in a built site (for `kbook search` and `kbook eval`).
+
+use crate::fingerprint::short_hash;
+use crate::output::OutputFile;
+use anyhow::{Context, Result, bail};
+use kbook_search::{BookIndex, EntryDoc};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// The browser search module, built for wasm32 by the root build script.
+static WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kbook_search_wasm.wasm"));
+/// The page-side loader and UI.
+static SEARCH_JS: &str = include_str!("../static/search.js");
+
+/// Files the build writes for search, and where pages find them.
+#[derive(Debug, Clone)]
+pub struct SearchAssets {
+    /// (path relative to the site root, bytes).
+    pub files: Vec<OutputFile>,
+    /// Paths for the `kbook-search` meta tag.
+    pub meta: SearchMeta,
+}
+
+/// Paths (relative to the site root) of the search assets, as the page script reads them.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchMeta {
+    /// The packed index (`search/index.<hash>.bin`).
+    pub index: String,
+    /// The browser module (`search/kbook-search.<hash>.wasm`).
+    pub wasm: String,
+    /// The index as a script, for file:// (`search/index.<hash>.js`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_js: Option<String>,
+    /// The module as a script, for file:// (`search/kbook-search.<hash>.js`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wasm_js: Option<String>,
+    /// The always-loaded head of the block-split index (`search/index.<hash>.head`), over http.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
+    /// Folder of the index blocks (`search/blocks.<hash>/`, files `<n>.bin`), fetched on demand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<String>,
+}
+
+/// Which search assets to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssetMode {
+    /// A site to publish: content-hashed names, the index split into blocks for lazy loading
+    /// over http, and script wrappers for pages opened from file://.
+    Publish,
+    /// `kbook serve`: fixed names (everything is served no-cache), the whole index loaded at
+    /// once over http. Splitting and wrapping the index are most of an edit's indexing time,
+    /// and with fixed names a rebuilt index changes no page.
+    Serve,
+}
+
+/// A script that stores `bytes` (base64) under `key` in `window.__kbookAssets`; file:// pages
+/// cannot fetch, but they can load scripts.
+fn js_wrapper(key: &str, bytes: &[u8]) -> Result<Vec<u8>> {
+    use base64::Engine as _;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(bytes);
+    let key_json = serde_json::to_string(key)?;
+    Ok(
+        format!("(window.__kbookAssets = window.__kbookAssets || {{}})[{key_json}] = \"{b64}\";\n")
+            .into_bytes(),
+    )
+}
+
+/// Builds the packed index and the other search assets for `docs`.
+pub fn build_search_assets(docs: &[EntryDoc], mode: AssetMode) -> Result<SearchAssets> {
+    let index = kbook_search::build_packed_index(docs).context("cannot build the search index")?;
+    let search_js = (
+        "search/search.js".to_string(),
+        SEARCH_JS.as_bytes().to_vec(),
+    );
+    if mode == AssetMode::Serve {
+        let meta = SearchMeta {
+            index: "search/index.bin".into(),
+            wasm: "search/kbook-search.wasm".into(),
+            index_js: None,
+            wasm_js: None,
+            head: None,
+            blocks: None,
+        };
+        let files = vec![
+            (meta.index.clone(), index),
+            (meta.wasm.clone(), WASM.to_vec()),
+            search_js,
+        ];
+        return Ok(SearchAssets {
+            files: shared(files),
+            meta,
+        });
+    }
+    // Refuse to ship an index the reader cannot open.
+    BookIndex::open(index.clone()).context("the freshly built search index does not open")?;
+    let index_hash = short_hash(&index);
+    let index_path = format!("search/index.{index_hash}.bin");
+    let wasm_path = format!("search/kbook-search.{}.wasm", short_hash(WASM));
+    let index_js = js_wrapper(&index_path, &index)?;
+    let wasm_js = js_wrapper(&wasm_path, WASM)?;
+    let index_js_path = format!("search/index.{}.js", short_hash(&index_js));
+    let wasm_js_path = format!("search/kbook-search.{}.js", short_hash(&wasm_js));
+    // Over http the browser loads the head and fetches blocks as searches need them.
+    let split =
+        kbook_search::blocks::split_packed(&index).context("cannot split the search index")?;
+    let head_path = format!("search/index.{index_hash}.head");
+    let blocks_dir = format!("search/blocks.{index_hash}/");
+    let meta = SearchMeta {
+        index: index_path.clone(),
+        wasm: wasm_path.clone(),
+        index_js: Some(index_js_path.clone()),
+        wasm_js: Some(wasm_js_path.clone()),
+        head: Some(head_path.clone()),
+        blocks: Some(blocks_dir.clone()),
+    };
+    let mut files = vec![
+        (index_path, index),
+        (wasm_path, WASM.to_vec()),
+        (index_js_path, index_js),
+        (wasm_js_path, wasm_js),
+        search_js,
+        (head_path, split.head),
+    ];
+    for (i, block) in split.blocks.into_iter().enumerate() {
+        files.push((format!("{blocks_dir}{i}.bin"), block));
+    }
+    Ok(SearchAssets {
+        files: shared(files),
+        meta,
+    })
+}
+
+fn shared(files: Vec<(String, Vec<u8>)>) -> Vec<OutputFile> {
+    files
+        .into_iter()
+        .map(|(p, b)| (p, std::sync::Arc::new(b)))
+        .collect()
+}
+
+// ------------------------------------------------------------------ reading a built site
+
+/// Finds `search/index.*.bin` in the built site `site` (the newest if several).
+pub fn find_index(site: &Path) -> Result<PathBuf> {
+    let dir = site.join("search");
+    let entries = std::fs::read_dir(&dir).with_context(|| {
+        format!(
+            "no search index in {}: run `kbook build` first",
+            dir.display()
+        )
+    })?;
+    let mut found: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
+    for e in entries {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("index.") && name.ends_with(".bin") {
+            let modified = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            found.push((modified, e.path()));
+        }
+    }
+    found.sort();
+    match found.pop() {
+        Some((_, p)) => Ok(p),
+        None => bail!(
+            "no search/index.*.bin in {}: run `kbook build` first",
+            dir.display()
+        ),
+    }
+}
+
+/// Opens the packed index of the built site `site`.
+pub fn open_index(site: &Path) -> Result<BookIndex> {
+    let path = find_index(site)?;
+    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    BookIndex::open(bytes)
+        .with_context(|| format!("cannot open {}: rebuild the book", path.display()))
+}

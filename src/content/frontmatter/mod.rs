@@ -265,6 +265,21 @@ mod tests {
     }
 
     #[test]
+    fn trailing_spaces_after_the_opening_delimiter_keep_lines() {
+        for open in ["---   ", "---\t"] {
+            let text = format!("{open}\ntitle: T\nconector: kafka\nkind: error\n---\nbody\n");
+            let doc = split(&text, Path::new("a.md")).unwrap();
+            assert!(doc.front.starts_with("title: T\n"), "{:?}", doc.front);
+            let (_, d) = run(&text);
+            assert!(
+                d.iter()
+                    .any(|d| (d.line, d.column) == (3, 1) && d.message.contains("`conector`")),
+                "{d:?}"
+            );
+        }
+    }
+
+    #[test]
     fn yaml_syntax_error_has_file_line() {
         let (_, d) = run("---\ntitle: T\nconnector: [kafka\nkind: error\n---\nbody\n");
         assert_eq!(d.len(), 1);

@@ -42,8 +42,9 @@ pub fn split<'a>(text: &'a str, path: &Path) -> Result<SplitDocument<'a>, Diagno
                 .with_hint("start the file with a `---` line, the YAML fields (title, connector, kind, …), and another `---` line"));
         }
     };
-    let start = first.len() + 1;
-    let mut offset = start.min(text.len());
+    // The whole opening line, trailing blanks included: the front-matter starts on line 2.
+    let start = text.split_inclusive('\n').next().map_or(0, str::len);
+    let mut offset = start;
     for (line_no, line) in (2..).zip(text[offset..].split_inclusive('\n')) {
         if line.trim_end() == delim {
             let front = &text[start..offset];

@@ -106,12 +106,10 @@ pub fn render_site(
     progress.stage("rendering markdown");
     let (bodies, mut link_diags) = render_bodies(&book, config, cache);
     diags.append(&mut link_diags);
-    if fails(&diags, opts.deny_warnings) {
-        diagnostic::sort(&mut diags);
-        return Err(diags);
-    }
-    let Some((tera, tera_fp)) = tera else {
-        return Err(diags);
+    // Templates that failed to load left an error in `diags`.
+    let (tera, tera_fp) = match tera {
+        Some(t) if !fails(&diags, opts.deny_warnings) => t,
+        _ => return Err(sorted(diags)),
     };
 
     progress.stage("building the search index");
@@ -130,14 +128,18 @@ pub fn render_site(
     };
     let assets = match cache.index.take() {
         Some((fp, assets)) if fp == docs_fp => assets,
-        _ => search_assets::build_search_assets(&docs, mode).map_err(|e| {
-            vec![Diagnostic::error(
-                "(search index)",
-                0,
-                0,
-                format!("cannot build the search index: {e:#}"),
-            )]
-        })?,
+        _ => match search_assets::build_search_assets(&docs, mode) {
+            Ok(assets) => assets,
+            Err(e) => {
+                diags.push(Diagnostic::error(
+                    "(search index)",
+                    0,
+                    0,
+                    format!("cannot build the search index: {e:#}"),
+                ));
+                return Err(sorted(diags));
+            }
+        },
     };
     // The documents hold a copy of every body's text: free it before the pages are rendered.
     drop(docs);
@@ -147,12 +149,16 @@ pub fn render_site(
     let search_meta = serde_json::to_value(&assets.meta).unwrap_or_default();
 
     progress.stage("rendering pages");
-    let statics = theme::static_files(&config.root).map_err(|e| {
-        vec![
-            Diagnostic::error("static", 0, 0, format!("cannot read static files: {e}"))
-                .with_hint("check the book's static/ directory"),
-        ]
-    })?;
+    let statics = match theme::static_files(&config.root) {
+        Ok(s) => s,
+        Err(e) => {
+            diags.push(
+                Diagnostic::error("static", 0, 0, format!("cannot read static files: {e}"))
+                    .with_hint("check the book's static/ directory"),
+            );
+            return Err(sorted(diags));
+        }
+    };
     // Search assets with content-hashed names are versioned by their names; only the files
     // with fixed names (search.js, the theme) need their bytes hashed.
     let fixed_names: Vec<(String, Vec<u8>)> = assets
@@ -172,7 +178,7 @@ pub fn render_site(
         "{}{tera_fp}{config:?}",
         serde_json::to_string(&site).unwrap_or_default()
     ));
-    let mut files = pages::render_all(
+    let mut files = match pages::render_all(
         &tera,
         config,
         &site,
@@ -180,11 +186,13 @@ pub fn render_site(
         &bodies,
         &mut cache.pages,
         global_fp,
-    )
-    .map_err(|mut d| {
-        diagnostic::sort(&mut d);
-        d
-    })?;
+    ) {
+        Ok(files) => files,
+        Err(mut d) => {
+            diags.append(&mut d);
+            return Err(sorted(diags));
+        }
+    };
     files.extend(
         statics
             .into_iter()
@@ -198,12 +206,16 @@ pub fn render_site(
         ));
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
-    diagnostic::sort(&mut diags);
     Ok(RenderedSite {
         files,
         entries: book.entries.len(),
-        warnings: diags,
+        warnings: sorted(diags),
     })
+}
+
+fn sorted(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diagnostic::sort(&mut diags);
+    diags
 }
 
 fn fails(diags: &[Diagnostic], deny_warnings: bool) -> bool {

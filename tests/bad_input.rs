@@ -655,6 +655,23 @@ fn template_runtime_error_names_the_template_and_variable() {
     );
 }
 
+/// A failure while rendering pages still reports the warnings found before it.
+#[test]
+fn template_runtime_error_keeps_the_warnings() {
+    let c = Case::new("broken-template-runtime");
+    c.write(
+        "content/kafka/err.md",
+        b"---\ntitle: \"Error without errors\"\nconnector: kafka\nkind: error\n---\nbody\n",
+    );
+    assert_fails_without_position(
+        &c,
+        &[
+            "content/kafka/err.md:4:1: warning: an entry of kind `error` has no `errors`",
+            "templates/entry.html: error: template error",
+        ],
+    );
+}
+
 /// The effective user id, from the owner of a file we create.
 fn euid(dir: &Path) -> u32 {
     let probe = dir.join("euid-probe");

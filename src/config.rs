@@ -309,11 +309,11 @@ pub fn is_language_tag(s: &str) -> bool {
         && parts.all(|p| (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
-/// Whether `s` is a lowercase slug (`a-z`, `0-9`, `-`, `_`, not empty).
+/// Whether `s` is a lowercase slug (`a-z`, `0-9`, `-`, not empty).
 pub fn is_slug(s: &str) -> bool {
     !s.is_empty()
         && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 fn find_line(text: &str, needle: &str) -> usize {
@@ -390,6 +390,16 @@ name = "Message Queue for Kafka"
             let t = format!("[book]\nlanguage = \"{bad}\"\n");
             let d = Config::parse(&t, Path::new("book.toml")).unwrap_err();
             assert_eq!(d[0].line, 2, "{bad}");
+        }
+    }
+
+    #[test]
+    fn slugs_are_letters_digits_and_hyphens() {
+        for good in ["kafka", "rds-mysql", "v2"] {
+            assert!(is_slug(good), "{good}");
+        }
+        for bad in ["", "rds_mysql", "Kafka", "a b", "a.b"] {
+            assert!(!is_slug(bad), "{bad}");
         }
     }
 

@@ -189,14 +189,25 @@ impl Config {
     pub fn parse(text: &str, path: &Path) -> Result<Config, Vec<Diagnostic>> {
         let config: Config =
             toml::from_str(text).map_err(|e| vec![toml_diagnostic(&e, text, path)])?;
+        // `text` parsed as `Config`, so it parses as `ValueLines` too; the default only
+        // loses positions, never a diagnostic.
+        let lines = toml::from_str::<ValueLines>(text).unwrap_or_default();
+        let line_of = |v: &Option<toml::Spanned<String>>| {
+            v.as_ref().map_or(0, |v| line_col(text, v.span().start).0)
+        };
         let mut diags = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        for c in &config.kbook.connectors {
+        for (i, c) in config.kbook.connectors.iter().enumerate() {
+            let line = lines
+                .kbook
+                .connectors
+                .get(i)
+                .map_or(0, |l| line_of(&l.slug));
             if !is_slug(&c.slug) {
                 diags.push(
                     Diagnostic::error(
                         path,
-                        find_line(text, &c.slug),
+                        line,
                         1,
                         format!("connector slug `{}` is not a slug", c.slug),
                     )
@@ -206,7 +217,7 @@ impl Config {
             if !seen.insert(c.slug.as_str()) {
                 diags.push(Diagnostic::error(
                     path,
-                    find_line(text, &c.slug),
+                    line,
                     1,
                     format!(
                         "connector `{}` is listed twice in [[kbook.connectors]]",
@@ -221,7 +232,7 @@ impl Config {
             diags.push(
                 Diagnostic::error(
                     path,
-                    find_line(text, "default-theme"),
+                    line_of(&lines.output.html.default_theme),
                     1,
                     format!("unknown default-theme `{theme}`"),
                 )
@@ -232,7 +243,7 @@ impl Config {
             diags.push(
                 Diagnostic::error(
                     path,
-                    find_line(text, "language"),
+                    line_of(&lines.book.language),
                     1,
                     format!("`{}` is not a BCP 47 language tag", config.book.language),
                 )
@@ -316,10 +327,44 @@ pub fn is_slug(s: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
-fn find_line(text: &str, needle: &str) -> usize {
-    text.lines()
-        .position(|l| l.contains(needle))
-        .map_or(0, |i| i + 1)
+/// Where the values [`Config::parse`] checks after deserializing are written, so each
+/// problem points at its own `key = value` line (serde skips every other key).
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct ValueLines {
+    book: BookLines,
+    output: OutputLines,
+    kbook: KbookLines,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct BookLines {
+    language: Option<toml::Spanned<String>>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct OutputLines {
+    html: HtmlLines,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "kebab-case")]
+struct HtmlLines {
+    default_theme: Option<toml::Spanned<String>>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct KbookLines {
+    connectors: Vec<ConnectorLines>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct ConnectorLines {
+    slug: Option<toml::Spanned<String>>,
 }
 
 /// Turns a TOML error into a diagnostic at its span, with a did-you-mean for unknown keys.
@@ -401,6 +446,26 @@ name = "Message Queue for Kafka"
         for bad in ["", "rds_mysql", "Kafka", "a b", "a.b"] {
             assert!(!is_slug(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn checked_values_are_reported_at_their_own_lines() {
+        // Each value also appears earlier in the file, in another key or a comment.
+        let t = "# default-theme, language and Kafka are set below\n[book]\ntitle = \"Kafka language notes\"\nlanguage = \"english\"\n[output.html]\ndefault-theme = \"pink\"\n[[kbook.connectors]]\nslug = \"Kafka\"\nname = \"kafka\"\n[[kbook.connectors]]\nslug = \"kafka\"\nname = \"A\"\n[[kbook.connectors]]\nname = \"B\"\nslug = \"kafka\"\n";
+        let d = Config::parse(t, Path::new("book.toml")).unwrap_err();
+        let at: Vec<(usize, &str)> = d.iter().map(|d| (d.line, d.message.as_str())).collect();
+        assert_eq!(
+            at,
+            [
+                (8, "connector slug `Kafka` is not a slug"),
+                (
+                    15,
+                    "connector `kafka` is listed twice in [[kbook.connectors]]"
+                ),
+                (6, "unknown default-theme `pink`"),
+                (4, "`english` is not a BCP 47 language tag"),
+            ]
+        );
     }
 
     #[test]

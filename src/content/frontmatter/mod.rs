@@ -287,6 +287,47 @@ mod tests {
         assert!(d[0].line >= 3, "{:?}", d[0]);
     }
 
+    /// The YAML parser's messages and positions, as diagnostics show them.
+    #[test]
+    fn yaml_errors_keep_their_messages_and_positions() {
+        let lol = (1..9).fold(
+            "a0: &a0 [x, x, x, x, x, x, x, x, x]\n".to_string(),
+            |s, i| {
+                let refs = vec![format!("*a{}", i - 1); 9].join(", ");
+                format!("{s}a{i}: &a{i} [{refs}]\n")
+            },
+        );
+        let deep = format!("{}x", "- ".repeat(200));
+        let fronts = [
+            "title: T\nconnector: [kafka\nkind: error\n".to_string(),
+            "title: \"T\nconnector: kafka\n".to_string(),
+            "title: T\n  kind: x\n".to_string(),
+            "title: a\nkind: b\ntitle: b\n".to_string(),
+            "title: T\n\tkind: x\n".to_string(),
+            "title: *nowhere\n".to_string(),
+            format!("title: T\n{lol}"),
+            format!("tags:\n  {deep}\n"),
+        ];
+        let got: Vec<String> = fronts
+            .iter()
+            .flat_map(|f| run(&format!("---\n{f}---\nbody\n")).1)
+            .map(|d| format!("{}:{} {}", d.line, d.column, d.message))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "4:5 invalid YAML front-matter: did not find expected ',' or ']'",
+                "4:1 invalid YAML front-matter: found unexpected end of stream",
+                "3:7 invalid YAML front-matter: mapping values are not allowed in this context",
+                "4:1 invalid YAML front-matter: duplicate entry with key \"title\"",
+                "3:1 invalid YAML front-matter: found a tab character that violates indentation",
+                "2:8 invalid YAML front-matter: unknown anchor",
+                "2:1 invalid YAML front-matter: repetition limit exceeded",
+                "3:257 invalid YAML front-matter: recursion limit exceeded",
+            ]
+        );
+    }
+
     #[test]
     fn wrong_types_are_reported() {
         let (_, d) =

@@ -360,7 +360,7 @@ fn unsafe_link_schemes() {
 
 #[test]
 fn yaml_alias_bomb_is_refused_quickly() {
-    // 9^9 "lol"s if expanded: serde_yaml's repetition limit stops it.
+    // 9^9 "lol"s if expanded: the YAML parser's repetition limit stops it.
     assert_fails_with(
         &Case::new("yaml-billion-laughs"),
         &[

@@ -82,12 +82,12 @@ pub(super) fn parse_yaml(
     if text.trim().is_empty() {
         return Ok(FmValue::Null);
     }
-    let value: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
+    let value: serde_norway::Value = serde_norway::from_str(text).map_err(|e| {
         let (line, col) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
         let msg = e.to_string();
-        // serde_yaml appends " at line X column Y"; we print our own position.
+        // serde_norway appends " at line X column Y"; we print our own position.
         let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-        // serde_yaml places a duplicate key at its mapping: point at the second occurrence.
+        // serde_norway places a duplicate key at its mapping: point at the second occurrence.
         let (line, col) = duplicate_key_line(text, &msg).map_or((line, col), |l| (l, 1));
         Diagnostic::error(path, first_line + line.saturating_sub(1), col.max(1), format!("invalid YAML front-matter: {msg}"))
             .with_hint("check indentation and quoting; strings containing `: ` or starting with `'`, `[` or `{` need double quotes")
@@ -95,7 +95,7 @@ pub(super) fn parse_yaml(
     from_yaml(value, path, first_line)
 }
 
-/// The 1-based line of the second top-level `key:` named in serde_yaml's "duplicate entry
+/// The 1-based line of the second top-level `key:` named in serde_norway's "duplicate entry
 /// with key" message.
 fn duplicate_key_line(text: &str, msg: &str) -> Option<usize> {
     let key = msg
@@ -113,8 +113,12 @@ fn duplicate_key_line(text: &str, msg: &str) -> Option<usize> {
         .map(|(i, _)| i + 1)
 }
 
-fn from_yaml(v: serde_yaml::Value, path: &Path, first_line: usize) -> Result<FmValue, Diagnostic> {
-    use serde_yaml::Value as Y;
+fn from_yaml(
+    v: serde_norway::Value,
+    path: &Path,
+    first_line: usize,
+) -> Result<FmValue, Diagnostic> {
+    use serde_norway::Value as Y;
     Ok(match v {
         Y::Null => FmValue::Null,
         Y::Bool(b) => FmValue::Bool(b),

@@ -27,6 +27,7 @@ use kbook_search::version::parse_product_version;
 use kbook_search::{LazyIndex, LazyOutcome, SearchOptions};
 use serde::Deserialize;
 use std::cell::RefCell;
+use std::mem::MaybeUninit;
 
 /// Bytes of the length prefix of a response.
 const PREFIX: usize = 4;
@@ -56,12 +57,27 @@ struct JsOptions {
 /// (instead of aborting), so the host can report it.
 #[unsafe(no_mangle)]
 pub extern "C" fn alloc(len: usize) -> *mut u8 {
-    let mut buf: Vec<u8> = Vec::new();
+    let mut buf: Vec<MaybeUninit<u8>> = Vec::new();
     if buf.try_reserve_exact(len).is_err() {
         return std::ptr::null_mut();
     }
-    let mut buf = std::mem::ManuallyDrop::new(buf);
-    buf.as_mut_ptr()
+    // SAFETY: the capacity is at least `len`, and `MaybeUninit` needs no initialisation.
+    unsafe { buf.set_len(len) };
+    // A boxed slice holds exactly `len` bytes (a Vec may have more capacity than asked
+    // for), so `dealloc`, `open_index` and `add_block` can rebuild it from `(ptr, len)`.
+    Box::into_raw(buf.into_boxed_slice()).cast::<u8>()
+}
+
+/// Takes back a buffer from `alloc(len)` that the host filled.
+///
+/// # Safety
+/// `ptr` must come from `alloc(len)`, have all `len` bytes written, and not be used again.
+unsafe fn take_filled(ptr: *mut u8, len: usize) -> Vec<u8> {
+    if ptr.is_null() || len == 0 {
+        return Vec::new();
+    }
+    // SAFETY: per the contract, the `Box<[u8]>` that `alloc` made, initialised.
+    unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) }.into_vec()
 }
 
 /// Frees a buffer returned by `alloc(len)` that was not handed to `open_index`.
@@ -73,8 +89,13 @@ pub unsafe extern "C" fn dealloc(ptr: *mut u8, len: usize) {
     if ptr.is_null() || len == 0 {
         return;
     }
-    // SAFETY: per the contract, `ptr` came from a Vec<u8> with capacity exactly `len`.
-    drop(unsafe { Vec::from_raw_parts(ptr, 0, len) });
+    // SAFETY: per the contract, the boxed slice of `len` bytes `alloc` made (perhaps unwritten).
+    drop(unsafe {
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+            ptr.cast::<MaybeUninit<u8>>(),
+            len,
+        ))
+    });
 }
 
 /// Opens the packed index in `ptr[..len]`, taking ownership of the buffer (the host must
@@ -84,12 +105,8 @@ pub unsafe extern "C" fn dealloc(ptr: *mut u8, len: usize) {
 /// `ptr` must come from `alloc(len)` and be filled with `len` bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn open_index(ptr: *mut u8, len: usize) -> i32 {
-    let bytes = if ptr.is_null() || len == 0 {
-        Vec::new()
-    } else {
-        // SAFETY: per the contract, an initialised Vec<u8> allocation of capacity `len`.
-        unsafe { Vec::from_raw_parts(ptr, len, len) }
-    };
+    // SAFETY: per the contract.
+    let bytes = unsafe { take_filled(ptr, len) };
     match LazyIndex::open(bytes) {
         Ok(index) => {
             INDEX.with(|slot| *slot.borrow_mut() = Some(index));
@@ -111,12 +128,8 @@ pub unsafe extern "C" fn open_index(ptr: *mut u8, len: usize) -> i32 {
 /// `ptr` must come from `alloc(len)` and be filled with `len` bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn add_block(i: u32, ptr: *mut u8, len: usize) -> i32 {
-    let bytes = if ptr.is_null() || len == 0 {
-        Vec::new()
-    } else {
-        // SAFETY: per the contract, an initialised Vec<u8> allocation of capacity `len`.
-        unsafe { Vec::from_raw_parts(ptr, len, len) }
-    };
+    // SAFETY: per the contract.
+    let bytes = unsafe { take_filled(ptr, len) };
     let result = INDEX.with(|slot| match slot.try_borrow() {
         Ok(guard) => match guard.as_ref() {
             Some(index) => index.add_block(i, bytes).map_err(|e| e.to_string()),

@@ -1,12 +1,14 @@
 //! kbook: a static knowledge-base generator for troubleshooting FAQs that people search by
 //! pasting an error message or a stack trace.
 //!
-//! The stages read top to bottom, data flowing one way: [`config`] → [`content`] (load,
-//! parse, validate) → [`render`] (Markdown bodies) → [`search_assets`] (the index, which the
-//! pages name) → [`render::pages`] → [`output`] (written atomically). [`site`] runs them in
-//! that order; [`serve`] rebuilds and serves the output. Below them sit helpers every stage
-//! may use: [`diagnostic`], [`urls`], [`html`], [`fingerprint`], [`date`], [`i18n`]. The
-//! commands live in the binary (`src/cmd/`); no library module imports a command.
+//! [`site`] drives every stage of a build, handing each one's result to the next: [`config`]
+//! (`book.toml`) → [`content`] (load, parse, validate) → [`render`] (templates, then the
+//! Markdown bodies) → [`search_assets`] (the index, built from the bodies' text) →
+//! [`render::pages`] (the pages, rendered after the index because they name its files) →
+//! [`output`] (written atomically). [`serve`] rebuilds through [`site`] and serves the
+//! output. Below them sit helpers every stage may use: [`diagnostic`], [`urls`], [`html`],
+//! [`fingerprint`], [`date`], [`i18n`]. The commands live in the binary (`src/cmd/`); no
+//! library module imports a command.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod bundle;

@@ -1,5 +1,7 @@
-//! Writing the site: a whole new output swapped in atomically (`kbook build`), and single
-//! files replaced without a reader ever seeing half a file (`kbook serve`).
+//! Writing the site: a whole new output swapped in atomically (`kbook build`), and the
+//! changed files of a rebuild (`kbook serve`): small ones replaced by a rename, so no reader
+//! sees half of one; large ones (the search index) rewritten in place, which a request
+//! arriving during the write may read half-written (see [`overwrite_in_place`]).
 
 use rayon::prelude::*;
 use std::io::{Read, Write};
@@ -340,7 +342,8 @@ pub const IN_PLACE_BYTES: usize = 1 << 20;
 /// Rewrites an existing file in place, without truncating it first: replacing a large file by
 /// a rename frees all its blocks (a synchronous discard on some file systems) and makes ext4
 /// flush the new file, which took most of a rebuild's writing time for the search index. Only
-/// for `kbook serve`, where the page reloads after the rebuild has finished writing.
+/// for `kbook serve`, where the page reloads after the rebuild has finished writing; a
+/// request for the file while it is written may get old and new bytes mixed.
 ///
 /// A file with other hard links (a build shares unchanged files with the previous site, which
 /// a failed removal may have left behind) is replaced instead, so the other names keep their

@@ -316,11 +316,11 @@ fn inject_client(body: Vec<u8>) -> Vec<u8> {
     }
 }
 
-/// Builds, serves and watches until the process is stopped.
 /// How long to wait after a change for more: an editor's save (write, rename, chmod) takes
 /// a few milliseconds; a `git checkout` of many files arrives as a burst too.
 const DEBOUNCE_MS: u64 = 40;
 
+/// Builds, serves and watches until the process is stopped.
 pub fn serve(opts: &ServeOptions) -> Result<()> {
     let mut site = IncrementalSite::new(&opts.book, &opts.dest, opts.deny_warnings);
     let first = site.rebuild();

@@ -31,7 +31,7 @@ pub fn options() -> Options {
 /// One heading for the on-page table of contents.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct TocItem {
-    /// 2 or 3.
+    /// 1, 2 or 3 (`#` to `###`).
     pub level: u8,
     /// Anchor id.
     pub id: String,

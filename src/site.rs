@@ -325,7 +325,9 @@ fn entry_doc(e: &content::Entry, body: &RenderedBody) -> kbook_search::EntryDoc 
         errors: e.fm.errors.iter().map(|err| err.text.clone()).collect(),
         body: body.text.clone(),
         code: body.code.clone(),
-        tags: e.fm.tags.clone(),
+        // Symptoms are the reader's words for the problem: searched beside the tags, as
+        // weaker evidence than the title and the error strings.
+        tags: e.fm.tags.iter().chain(&e.fm.symptoms).cloned().collect(),
         versions: e.fm.versions.iter().map(|v| v.spec()).collect(),
     }
 }

@@ -17,9 +17,9 @@
 // mdBook (0.5.4; `--mdbook PATH`, else $MDBOOK, else `mdbook` on PATH; its column is skipped
 // when it is not found): every entry `<src>/<connector>/<file>.md` becomes the chapter
 // `src/<connector>/<id>.md` of a temporary mdBook: the front-matter is dropped, `# <title>`
-// heads the chapter, the front-matter `errors` follow as a list of code spans under an
-// "Error messages" heading (so mdBook indexes the text kbook indexes: title, error strings,
-// body), then the body. SUMMARY.md lists the chapters grouped by connector (part titles).
+// heads the chapter, the front-matter `errors` (their texts) follow as a list of code spans
+// under an "Error messages" heading and the `symptoms` as a list under "Symptoms" (so mdBook
+// indexes the text kbook indexes: title, error strings, symptoms, body), then the body. SUMMARY.md lists the chapters grouped by connector (part titles).
 // `mdbook build` with the default search settings writes the elasticlunr index into
 // `searchindex-<hash>.js`; the queries run the way mdBook's searcher.js runs them, in Node
 // (elasticlunr needs no browser): the built book's own `elasticlunr*.min.js` and search index
@@ -165,7 +165,8 @@ function runKbook(args, file, baseline) {
 
 // ---------------------------------------------------------------------------------------
 // Front-matter: the subset of YAML and TOML that entries use, enough for `id`, `title`,
-// `connector` and `errors` (strings and lists of strings). Other keys are skipped.
+// `connector`, `errors` (strings, lists of strings and of `{text, source}` mappings) and
+// `symptoms`. Other keys are skipped.
 
 function splitFrontMatter(text) {
   text = text.replace(/^\uFEFF/, "");
@@ -282,7 +283,10 @@ function yamlValue(inline, lines) {
   }
   if (cur) items.push(cur);
   return items.map((it) =>
-    /^\s*[\w-]+\s*:(\s|$)/.test(it.inline) ? null /* a mapping item, e.g. versions */ : yamlValue(it.inline, it.lines),
+    /^\s*[\w-]+\s*:(\s|$)/.test(it.inline)
+      ? // a mapping item (an `errors` item `{text, source}`, a `versions` item)
+        parseYaml([it.inline.replace(/^\s+/, ""), ...it.lines.map((l) => l.replace(new RegExp(`^ {0,${ind + 2}}`), ""))])
+      : yamlValue(it.inline, it.lines),
   );
 }
 
@@ -407,9 +411,12 @@ function readEntries(book) {
     const rel = path.relative(src, file).split(path.sep);
     const id = typeof meta.id === "string" && meta.id ? meta.id : path.basename(file, ".md");
     const connector = typeof meta.connector === "string" ? meta.connector : rel[0];
-    const errors = Array.isArray(meta.errors) ? meta.errors.filter((e) => typeof e === "string") : typeof meta.errors === "string" ? [meta.errors] : [];
+    // An errors item is a string or a mapping `{text, source}`: the text is what is searched.
+    const errorText = (e) => (typeof e === "string" ? e : e && typeof e.text === "string" ? e.text : null);
+    const errors = Array.isArray(meta.errors) ? meta.errors.map(errorText).filter((e) => e !== null) : typeof meta.errors === "string" ? [meta.errors] : [];
+    const symptoms = Array.isArray(meta.symptoms) ? meta.symptoms.filter((e) => typeof e === "string") : [];
     if (typeof meta.title !== "string") throw new Error(`${file}: no title in the front-matter`);
-    entries.push({ id, connector, title: meta.title, errors, body: fm.body });
+    entries.push({ id, connector, title: meta.title, errors, symptoms, body: fm.body });
   }
   return entries;
 }
@@ -449,6 +456,7 @@ function writeMdbook(entries, dir, lang) {
     fs.mkdirSync(path.join(dir, "src", e.connector), { recursive: true });
     let md = `# ${mdEscape(e.title)}\n\n`;
     if (e.errors.length) md += `## Error messages\n\n${e.errors.map((x) => `- ${codeSpan(x)}`).join("\n")}\n\n`;
+    if (e.symptoms.length) md += `## Symptoms\n\n${e.symptoms.map((x) => `- ${x}`).join("\n")}\n\n`;
     md += e.body.replace(/^\s*\n/, "");
     fs.writeFileSync(path.join(dir, "src", rel), md);
     urlToId.set(`${e.connector}/${e.id}.html`, e.id);

@@ -10,7 +10,9 @@
 //   cargo install mdbook --version 0.5.4 --locked --root /somewhere   # optional
 //   target/release/kbook build --book . --dest /tmp/kb
 //   node bench/compare-search.mjs --book . --site /tmp/kb \
-//        --queries tests/queries.jsonl [--queries more.jsonl ...] [--mdbook /somewhere/bin/mdbook]
+//        [--queries tests/queries.jsonl ...] [--mdbook /somewhere/bin/mdbook]
+//   (without --queries: tests/queries.jsonl, tests/realworld.jsonl and, when present,
+//   ../shared/kb/realworld-dev.jsonl beside the book)
 //
 // kbook and bm25: `kbook eval` on the book, searching the index of `--site`.
 //
@@ -95,7 +97,16 @@ function parseArgs(argv) {
   }
   if (!a.site) a.site = path.join(a.book, "book");
   if (a.pageLang === null) a.pageLang = bookSetting(a.book, "language", "en");
-  if (a.queries.length === 0) a.queries.push(path.join(a.book, "tests", "queries.jsonl"));
+  if (a.queries.length === 0) {
+    // The book's own sets, and the real-world development set beside the repository when present.
+    for (const f of [
+      path.join(a.book, "tests", "queries.jsonl"),
+      path.join(a.book, "tests", "realworld.jsonl"),
+      path.join(a.book, "..", "shared", "kb", "realworld-dev.jsonl"),
+    ]) {
+      if (fs.existsSync(f)) a.queries.push(f);
+    }
+  }
   return a;
 }
 

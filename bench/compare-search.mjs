@@ -63,6 +63,11 @@ import vm from "node:vm";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// The browser tests' flags (a quiet browser that never talks to the network).
+const CHROMIUM_FLAGS = fs
+  .readFileSync(path.join(here, "..", "tests", "common", "chromium-flags.txt"), "utf8")
+  .split("\n")
+  .filter((f) => f.trim());
 const USAGE =
   "usage: node bench/compare-search.mjs --book BOOK --site BUILT_SITE --queries FILE.jsonl [--queries ...]\n" +
   "       [--kbook BIN] [--mdbook PATH] [--chromium PATH] [--pagefind-page-lang LANG]";
@@ -643,7 +648,7 @@ async function main() {
       const urlToId = await buildPagefindIndex(deps.pagefind, args.site, tmp, args.pageLang);
       console.error(`pagefind: indexed ${urlToId.size} entry pages in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       server = await serve(tmp);
-      browser = await deps.chromium.launch({ executablePath: args.chromium, headless: true });
+      browser = await deps.chromium.launch({ executablePath: args.chromium, headless: true, args: CHROMIUM_FLAGS });
       page = await browser.newPage();
       await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
       pf = { urlToId };

@@ -22,12 +22,12 @@ use serde::Serialize;
 pub use analysis::{Analyzer, analyze, register_tokenizers};
 pub use blocks::{LazyIndex, LazyOutcome};
 pub use book::BookIndex;
-#[cfg(not(target_arch = "wasm32"))]
-pub use pack::build_packed_index;
 pub use pack::{FORMAT_VERSION, MAGIC};
+#[cfg(not(target_arch = "wasm32"))]
+pub use pack::{build_packed_index, build_packed_index_keeping};
 pub use query::Tuning;
 #[cfg(not(target_arch = "wasm32"))]
-pub use writer::{docs_fingerprint, keep_segments_between_builds};
+pub use writer::{KeptSegments, docs_fingerprint};
 
 /// A fast 64-bit hash of bytes (the packed index's checksum), for telling changed files from
 /// unchanged ones: several times faster than the standard library's SipHash on large files.

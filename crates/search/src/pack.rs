@@ -258,7 +258,25 @@ pub(crate) fn directory_from_packed(packed: &[u8]) -> Result<Box<dyn Directory>,
 #[cfg(not(target_arch = "wasm32"))]
 pub fn build_packed_index(docs: &[crate::EntryDoc]) -> Result<Vec<u8>, SearchError> {
     // Written in parallel chunks and merged deterministically (see `writer`).
-    let (dir, index) = crate::writer::write_index(docs)?;
+    pack_index(crate::writer::write_index(docs, None)?)
+}
+
+/// Builds the packed index reusing the chunk segments `kept` from the previous build, and
+/// keeps this build's for the next one. The segments stay unmerged: the bytes differ from
+/// [`build_packed_index`]'s, the answers do not.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn build_packed_index_keeping(
+    docs: &[crate::EntryDoc],
+    kept: &mut crate::writer::KeptSegments,
+) -> Result<Vec<u8>, SearchError> {
+    pack_index(crate::writer::write_index(docs, Some(kept))?)
+}
+
+/// Packs a written index, its segments renamed to content-derived ids.
+#[cfg(not(target_arch = "wasm32"))]
+fn pack_index(
+    (dir, index): (tantivy::directory::RamDirectory, tantivy::Index),
+) -> Result<Vec<u8>, SearchError> {
     let metas = index.load_metas()?;
     let mut meta_json = String::from_utf8(
         dir.atomic_read(Path::new("meta.json"))

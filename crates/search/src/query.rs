@@ -6,14 +6,15 @@
 //! most informative ones and OR them as boosted BM25 clauses, plus phrase clauses for quoted
 //! text and for adjacent pairs of the root-cause line.
 
+use crate::SearchOptions;
 use crate::analysis::{Tok, analyze};
 use crate::paste::{LineRole, split_paste};
 use crate::schema::{F_BODY, F_CODE, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
 use crate::script::is_cjk;
 use std::collections::HashMap;
 use tantivy::query::{
-    BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
-    TermQuery,
+    BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur,
+    PhraseQuery, Query, TermQuery,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::{Searcher, Term};
@@ -837,6 +838,22 @@ impl BuiltQuery {
         }
         Box::new(BooleanQuery::new(should))
     }
+}
+
+/// The filters of `opts` (connector, kind) as clauses that must match and score nothing:
+/// exact terms of the entries' lowercased keyword fields.
+pub(crate) fn filter_clauses(kb: &KbSchema, opts: &SearchOptions) -> Vec<Box<dyn Query>> {
+    let mut out: Vec<Box<dyn Query>> = Vec::new();
+    for (field, value) in [(kb.connector, &opts.connector), (kb.kind, &opts.kind)] {
+        if let Some(v) = value {
+            let term = Term::from_field_text(field, &v.to_lowercase());
+            out.push(Box::new(ConstScoreQuery::new(
+                Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
+                0.0,
+            )));
+        }
+    }
+    out
 }
 
 /// Field names for explain output.

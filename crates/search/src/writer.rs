@@ -5,13 +5,16 @@
 //! Determinism: a chunk is written by one thread with a single-segment writer, so the same
 //! documents give the same segment bytes; chunk boundaries depend only on the number of
 //! documents (never on the thread count), and the merge visits the chunks in order. The
-//! random segment ids are replaced by content hashes when the index is packed, and the merge
-//! record Tantivy keeps in `meta.json` (it names the random ids) is dropped here.
+//! random segment ids are replaced by content hashes when the index is packed
+//! ([`build_packed_index`]), and the merge record Tantivy keeps in `meta.json` (it names the
+//! random ids) is dropped.
 //!
 //! `kbook serve` keeps the chunk segments between rebuilds ([`KeptSegments`]): an edit
 //! re-indexes only the chunk holding the edited entry, and the chunks are not merged (a
 //! multi-segment index answers the same queries; merging costs more than the edit).
 
+use crate::hash::word_hash128;
+use crate::pack::pack_files;
 use crate::schema::{F_BODY, F_CODE, F_IDS, F_SIG, F_TAGS, F_TITLE, KbSchema};
 use crate::{EntryDoc, SearchError};
 use rayon::prelude::*;
@@ -160,6 +163,89 @@ fn merge(written: Vec<Chunk>) -> Result<(RamDirectory, Index), SearchError> {
     write_meta(&dir, &meta)?;
     let index = Index::open(dir.clone())?;
     Ok((dir, index))
+}
+
+/// Builds the deterministic packed index (one segment, renamed to a content-derived id).
+pub fn build_packed_index(docs: &[EntryDoc]) -> Result<Vec<u8>, SearchError> {
+    pack_index(write_index(docs, None)?)
+}
+
+/// Builds the packed index reusing the chunk segments `kept` from the previous build, and
+/// keeps this build's for the next one. The segments stay unmerged: the bytes differ from
+/// [`build_packed_index`]'s, the answers do not.
+pub fn build_packed_index_keeping(
+    docs: &[EntryDoc],
+    kept: &mut KeptSegments,
+) -> Result<Vec<u8>, SearchError> {
+    pack_index(write_index(docs, Some(kept))?)
+}
+
+/// Packs a written index, its segments renamed to content-derived ids.
+fn pack_index((dir, index): (RamDirectory, Index)) -> Result<Vec<u8>, SearchError> {
+    let metas = index.load_metas()?;
+    let mut meta_json = String::from_utf8(
+        dir.atomic_read(Path::new("meta.json"))
+            .map_err(|e| SearchError::Corrupt(e.to_string()))?,
+    )
+    .map_err(|_| SearchError::Corrupt("meta.json is not UTF-8".into()))?;
+    let mut all_paths: Vec<std::path::PathBuf> = metas.list_segment_files().into_iter().collect();
+    all_paths.sort();
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for seg in &metas.segments {
+        let old = seg.id().uuid_string();
+        let mut seg_files: Vec<(String, Vec<u8>)> = Vec::new();
+        for p in all_paths
+            .iter()
+            .filter(|p| p.to_string_lossy().starts_with(old.as_str()))
+        {
+            if !dir
+                .exists(p)
+                .map_err(|e| SearchError::Corrupt(e.to_string()))?
+            {
+                continue;
+            }
+            let bytes = dir
+                .open_read(p)
+                .map_err(|e| SearchError::Corrupt(e.to_string()))?
+                .read_bytes()
+                .map_err(|e| SearchError::Corrupt(e.to_string()))?;
+            let name = p.to_string_lossy().into_owned();
+            seg_files.push((name, bytes.as_slice().to_vec()));
+        }
+        // Tantivy names segments with a random UUID; replace it with a hash of the content.
+        let mut chunks: Vec<&[u8]> = Vec::new();
+        for (name, data) in &seg_files {
+            chunks.push(name.strip_prefix(old.as_str()).unwrap_or(name).as_bytes());
+            chunks.push(data);
+        }
+        let new = format!("{:032x}", word_hash128(&chunks));
+        let hyphen = |s: &str| {
+            format!(
+                "{}-{}-{}-{}-{}",
+                &s[0..8],
+                &s[8..12],
+                &s[12..16],
+                &s[16..20],
+                &s[20..32]
+            )
+        };
+        if !meta_json.contains(&hyphen(&old)) {
+            return Err(SearchError::Corrupt(
+                "segment id not found in meta.json".into(),
+            ));
+        }
+        meta_json = meta_json.replace(&hyphen(&old), &hyphen(&new));
+        for (name, data) in seg_files {
+            let renamed = match name.strip_prefix(old.as_str()) {
+                Some(rest) => format!("{new}{rest}"),
+                None => name,
+            };
+            files.push((renamed, data));
+        }
+    }
+    files.push(("meta.json".to_string(), meta_json.into_bytes()));
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    pack_files(&files)
 }
 
 /// Copies the files of `metas`' segments from `from` (raw, with footers) into `to`.

@@ -7,8 +7,10 @@
 //! text and for adjacent pairs of the root-cause line.
 
 mod build;
+mod clauses;
 mod text;
 mod tuning;
+mod words;
 
 use crate::SearchOptions;
 use crate::schema::{KbSchema, TEXT_FIELDS};

@@ -130,7 +130,7 @@ pub fn render_site(
     };
     let assets = match cache.index.take() {
         Some((fp, assets)) if fp == docs_fp => assets,
-        _ => search_assets::build_search_assets(&docs, mode).map_err(|e| {
+        _ => search_assets::build_search_assets(&docs, mode, &mut cache.segments).map_err(|e| {
             vec![Diagnostic::error(
                 "(search index)",
                 0,
@@ -300,6 +300,8 @@ pub struct BuildCache {
     bodies: std::collections::HashMap<String, (u64, Arc<RenderedBody>, Vec<Diagnostic>)>,
     pages: PageMemo,
     index: Option<(u64, SearchAssets)>,
+    /// The search index's chunk segments, reused by the next build when `keep` is set.
+    segments: kbook_search::KeptSegments,
 }
 
 impl BuildCache {
@@ -453,8 +455,6 @@ pub struct IncrementalSite {
 impl IncrementalSite {
     /// A site for the book at `root`, written to `dest`.
     pub fn new(root: &Path, dest: &Path, deny_warnings: bool) -> Self {
-        // An edit re-indexes only the chunk of entries that holds it.
-        kbook_search::keep_segments_between_builds();
         IncrementalSite {
             root: root.to_path_buf(),
             dest: dest.to_path_buf(),

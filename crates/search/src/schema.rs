@@ -19,7 +19,7 @@ pub(crate) struct TextField {
     pub stored: bool,
 }
 
-/// Searchable fields, strongest first. Boost order follows issue 5: error signature ≫
+/// Searchable fields, strongest first. Boost order: error signature ≫
 /// identifiers/codes > title > body > code blocks.
 pub(crate) const TEXT_FIELDS: [TextField; 6] = [
     TextField {

@@ -1,4 +1,5 @@
-//! Helpers shared by the browser tests: building a book with the real `kbook` binary, serving
+//! Helpers shared by the integration tests (tests/testsuite) and, for the Chromium flags, the
+//! browser benchmarks: building a book with the real `kbook` binary, serving
 //! a directory on a loopback port, and a headless Debian Chromium driven over CDP that records
 //! console errors, failed requests and CSP violations.
 #![allow(dead_code)]

@@ -5,9 +5,7 @@
 //!
 //! Chromium is required, not optional: without it these tests fail and say how to install it.
 
-mod common;
-
-use common::{Chromium, chromium, serve, url_encode, walk};
+use crate::common::{Chromium, chromium, serve, url_encode, walk};
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -16,7 +14,7 @@ use std::time::Instant;
 
 /// The synthetic book generator of `cargo xtask gen-book`.
 #[allow(dead_code)]
-#[path = "../xtask/src/synth.rs"]
+#[path = "../../xtask/src/synth.rs"]
 mod synth;
 
 /// The built book and where it is served.

@@ -1,8 +1,8 @@
 //! Integration tests: the real `kbook` binary on fixture books under `tests/fixtures/`.
 
-mod common;
-
-use common::{build_site as build, copy_dir, fixture, kbook_command as kbook, snapshot, walk};
+use crate::common::{
+    build_site as build, copy_dir, fixture, kbook_command as kbook, snapshot, walk,
+};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 

@@ -10,16 +10,18 @@
 //   cargo install mdbook --version 0.5.4 --locked --root /somewhere   # optional
 //   target/release/kbook build --book . --dest /tmp/kb
 //   node bench/compare-search.mjs --book . --site /tmp/kb \
-//        --queries tests/queries.jsonl [--queries more.jsonl ...] [--mdbook /somewhere/bin/mdbook]
+//        [--queries tests/queries.jsonl ...] [--mdbook /somewhere/bin/mdbook]
+//   (without --queries: tests/queries.jsonl, tests/realworld.jsonl and, when present,
+//   ../shared/kb/realworld-dev.jsonl beside the book)
 //
 // kbook and bm25: `kbook eval` on the book, searching the index of `--site`.
 //
 // mdBook (0.5.4; `--mdbook PATH`, else $MDBOOK, else `mdbook` on PATH; its column is skipped
 // when it is not found): every entry `<src>/<connector>/<file>.md` becomes the chapter
 // `src/<connector>/<id>.md` of a temporary mdBook: the front-matter is dropped, `# <title>`
-// heads the chapter, the front-matter `errors` follow as a list of code spans under an
-// "Error messages" heading (so mdBook indexes the text kbook indexes: title, error strings,
-// body), then the body. SUMMARY.md lists the chapters grouped by connector (part titles).
+// heads the chapter, the front-matter `errors` (their texts) follow as a list of code spans
+// under an "Error messages" heading and the `symptoms` as a list under "Symptoms" (so mdBook
+// indexes the text kbook indexes: title, error strings, symptoms, body), then the body. SUMMARY.md lists the chapters grouped by connector (part titles).
 // `mdbook build` with the default search settings writes the elasticlunr index into
 // `searchindex-<hash>.js`; the queries run the way mdBook's searcher.js runs them, in Node
 // (elasticlunr needs no browser): the built book's own `elasticlunr*.min.js` and search index
@@ -61,6 +63,11 @@ import vm from "node:vm";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// The browser tests' flags (a quiet browser that never talks to the network).
+const CHROMIUM_FLAGS = fs
+  .readFileSync(path.join(here, "..", "tests", "common", "chromium-flags.txt"), "utf8")
+  .split("\n")
+  .filter((f) => f.trim());
 const USAGE =
   "usage: node bench/compare-search.mjs --book BOOK --site BUILT_SITE --queries FILE.jsonl [--queries ...]\n" +
   "       [--kbook BIN] [--mdbook PATH] [--chromium PATH] [--pagefind-page-lang LANG]";
@@ -95,7 +102,16 @@ function parseArgs(argv) {
   }
   if (!a.site) a.site = path.join(a.book, "book");
   if (a.pageLang === null) a.pageLang = bookSetting(a.book, "language", "en");
-  if (a.queries.length === 0) a.queries.push(path.join(a.book, "tests", "queries.jsonl"));
+  if (a.queries.length === 0) {
+    // The book's own sets, and the real-world development set beside the repository when present.
+    for (const f of [
+      path.join(a.book, "tests", "queries.jsonl"),
+      path.join(a.book, "tests", "realworld.jsonl"),
+      path.join(a.book, "..", "shared", "kb", "realworld-dev.jsonl"),
+    ]) {
+      if (fs.existsSync(f)) a.queries.push(f);
+    }
+  }
   return a;
 }
 
@@ -165,7 +181,8 @@ function runKbook(args, file, baseline) {
 
 // ---------------------------------------------------------------------------------------
 // Front-matter: the subset of YAML and TOML that entries use, enough for `id`, `title`,
-// `connector` and `errors` (strings and lists of strings). Other keys are skipped.
+// `connector`, `errors` (strings, lists of strings and of `{text, source}` mappings) and
+// `symptoms`. Other keys are skipped.
 
 function splitFrontMatter(text) {
   text = text.replace(/^\uFEFF/, "");
@@ -282,7 +299,10 @@ function yamlValue(inline, lines) {
   }
   if (cur) items.push(cur);
   return items.map((it) =>
-    /^\s*[\w-]+\s*:(\s|$)/.test(it.inline) ? null /* a mapping item, e.g. versions */ : yamlValue(it.inline, it.lines),
+    /^\s*[\w-]+\s*:(\s|$)/.test(it.inline)
+      ? // a mapping item (an `errors` item `{text, source}`, a `versions` item)
+        parseYaml([it.inline.replace(/^\s+/, ""), ...it.lines.map((l) => l.replace(new RegExp(`^ {0,${ind + 2}}`), ""))])
+      : yamlValue(it.inline, it.lines),
   );
 }
 
@@ -407,9 +427,12 @@ function readEntries(book) {
     const rel = path.relative(src, file).split(path.sep);
     const id = typeof meta.id === "string" && meta.id ? meta.id : path.basename(file, ".md");
     const connector = typeof meta.connector === "string" ? meta.connector : rel[0];
-    const errors = Array.isArray(meta.errors) ? meta.errors.filter((e) => typeof e === "string") : typeof meta.errors === "string" ? [meta.errors] : [];
+    // An errors item is a string or a mapping `{text, source}`: the text is what is searched.
+    const errorText = (e) => (typeof e === "string" ? e : e && typeof e.text === "string" ? e.text : null);
+    const errors = Array.isArray(meta.errors) ? meta.errors.map(errorText).filter((e) => e !== null) : typeof meta.errors === "string" ? [meta.errors] : [];
+    const symptoms = Array.isArray(meta.symptoms) ? meta.symptoms.filter((e) => typeof e === "string") : [];
     if (typeof meta.title !== "string") throw new Error(`${file}: no title in the front-matter`);
-    entries.push({ id, connector, title: meta.title, errors, body: fm.body });
+    entries.push({ id, connector, title: meta.title, errors, symptoms, body: fm.body });
   }
   return entries;
 }
@@ -449,6 +472,7 @@ function writeMdbook(entries, dir, lang) {
     fs.mkdirSync(path.join(dir, "src", e.connector), { recursive: true });
     let md = `# ${mdEscape(e.title)}\n\n`;
     if (e.errors.length) md += `## Error messages\n\n${e.errors.map((x) => `- ${codeSpan(x)}`).join("\n")}\n\n`;
+    if (e.symptoms.length) md += `## Symptoms\n\n${e.symptoms.map((x) => `- ${x}`).join("\n")}\n\n`;
     md += e.body.replace(/^\s*\n/, "");
     fs.writeFileSync(path.join(dir, "src", rel), md);
     urlToId.set(`${e.connector}/${e.id}.html`, e.id);
@@ -624,7 +648,7 @@ async function main() {
       const urlToId = await buildPagefindIndex(deps.pagefind, args.site, tmp, args.pageLang);
       console.error(`pagefind: indexed ${urlToId.size} entry pages in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       server = await serve(tmp);
-      browser = await deps.chromium.launch({ executablePath: args.chromium, headless: true });
+      browser = await deps.chromium.launch({ executablePath: args.chromium, headless: true, args: CHROMIUM_FLAGS });
       page = await browser.newPage();
       await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
       pf = { urlToId };

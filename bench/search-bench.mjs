@@ -27,15 +27,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(here, "pagefind", "package.json"));
 const { chromium } = require("playwright-core");
 
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+// The browser tests' flags (a quiet browser that never talks to the network).
+const FLAGS = fs
+  .readFileSync(path.join(here, "..", "tests", "common", "chromium-flags.txt"), "utf8")
+  .split("\n")
+  .filter((f) => f.trim());
 
 function parseArgs(argv) {
   const a = { site: null, queries: null, pagefind: null, chromium: process.env.CHROMIUM || "/usr/bin/chromium" };

@@ -138,22 +138,136 @@ pub fn sort(diags: &mut [Diagnostic]) {
 }
 
 /// Prints diagnostics in the chosen format to stderr.
-pub fn print_diagnostics(diags: &[Diagnostic], format: MessageFormat) {
+pub fn print_diagnostics(diags: &[Diagnostic], format: MessageFormat, verbose: bool) {
     // Buffered: a book with thousands of warnings printed a line per system call.
     let mut err = std::io::BufWriter::new(std::io::stderr().lock());
-    for d in diags {
-        let _ = match format {
-            MessageFormat::Human => writeln!(err, "{d}"),
-            MessageFormat::Json => {
-                writeln!(err, "{}", serde_json::to_string(d).unwrap_or_default())
-            }
-        };
+    if format == MessageFormat::Json {
+        for d in diags {
+            let _ = writeln!(err, "{}", serde_json::to_string(d).unwrap_or_default());
+        }
+        return;
     }
+    let _ = write!(err, "{}", human_report(diags, verbose));
+}
+
+/// Warnings printed one by one before the rest are counted per kind (a large book can have
+/// thousands of the same warning, which buries the few that differ).
+pub const WARNINGS_SHOWN: usize = 20;
+
+/// The human-readable report: every error; the first [`WARNINGS_SHOWN`] warnings, then the
+/// others counted per kind (all of them when `verbose`).
+pub fn human_report(diags: &[Diagnostic], verbose: bool) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let mut warnings = 0;
+    let mut rest: Vec<(String, usize)> = Vec::new();
+    for d in diags {
+        if d.is_error() || verbose || warnings < WARNINGS_SHOWN {
+            let _ = writeln!(out, "{d}");
+        } else {
+            let kind = message_kind(&d.message);
+            match rest.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => *n += 1,
+                None => rest.push((kind, 1)),
+            }
+        }
+        if !d.is_error() {
+            warnings += 1;
+        }
+    }
+    if !rest.is_empty() {
+        let more: usize = rest.iter().map(|(_, n)| n).sum();
+        let _ = writeln!(
+            out,
+            "… and {more} more warning(s) (--verbose prints every one):"
+        );
+        rest.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        for (kind, n) in rest {
+            let _ = writeln!(out, "  {n:>6} × {kind}");
+        }
+    }
+    out
+}
+
+/// A warning's kind: its message with the quoted names, the parenthesised asides (paths)
+/// and the numbers in it blanked, so that the same warning about different entries counts
+/// as one kind.
+fn message_kind(message: &str) -> String {
+    let mut out = String::new();
+    let mut quoted = false;
+    let mut aside = 0usize;
+    let mut digits = false;
+    for c in message.chars() {
+        if c == '`' && aside == 0 {
+            if !quoted {
+                out.push_str("`…`");
+            }
+            quoted = !quoted;
+        } else if quoted {
+        } else if c == '(' {
+            if aside == 0 {
+                out.push_str("(…)");
+            }
+            aside += 1;
+        } else if c == ')' && aside > 0 {
+            aside -= 1;
+        } else if aside > 0 {
+        } else if c.is_ascii_digit() {
+            if !digits {
+                out.push('N');
+            }
+            digits = true;
+            continue;
+        } else {
+            out.push(c);
+        }
+        digits = false;
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn warnings_past_the_first_ones_are_counted_per_kind() {
+        let mut diags: Vec<Diagnostic> = (0..30)
+            .map(|i| {
+                Diagnostic::warning(
+                    format!("content/e{i}.md"),
+                    i + 1,
+                    1,
+                    format!("the error string is also claimed by `entry-{i}` (content/e{i}.md)"),
+                )
+            })
+            .collect();
+        diags.push(Diagnostic::warning(
+            "content/z.md",
+            1,
+            1,
+            "body has 12 words",
+        ));
+        diags.push(Diagnostic::error("content/z.md", 2, 1, "bad `x`"));
+        let short = human_report(&diags, false);
+        assert!(short.contains("content/e19.md:20:1: warning"), "{short}");
+        assert!(!short.contains("content/e20.md"), "{short}");
+        assert!(
+            short.contains("content/z.md:2:1: error: bad `x`"),
+            "{short}"
+        );
+        assert!(
+            short.contains("… and 11 more warning(s)")
+                && short.contains("    10 × the error string is also claimed by `…` (…)")
+                && short.contains("     1 × body has N words"),
+            "{short}"
+        );
+        let all = human_report(&diags, true);
+        assert!(
+            all.contains("content/e29.md") && !all.contains("more warning"),
+            "{all}"
+        );
+    }
 
     #[test]
     fn line_col_counts_characters() {

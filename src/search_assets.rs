@@ -68,9 +68,19 @@ fn js_wrapper(key: &str, bytes: &[u8]) -> Result<Vec<u8>> {
     )
 }
 
-/// Builds the packed index and the other search assets for `docs`.
-pub fn build_search_assets(docs: &[EntryDoc], mode: AssetMode) -> Result<SearchAssets> {
-    let index = kbook_search::build_packed_index(docs).context("cannot build the search index")?;
+/// Builds the packed index and the other search assets for `docs`. `kbook serve` reuses the
+/// index segments in `kept` (an edit re-indexes only the chunk of entries that holds it);
+/// a site to publish gets one merged segment.
+pub fn build_search_assets(
+    docs: &[EntryDoc],
+    mode: AssetMode,
+    kept: &mut kbook_search::KeptSegments,
+) -> Result<SearchAssets> {
+    let index = match mode {
+        AssetMode::Publish => kbook_search::build_packed_index(docs),
+        AssetMode::Serve => kbook_search::build_packed_index_keeping(docs, kept),
+    }
+    .context("cannot build the search index")?;
     let search_js = (
         "search/search.js".to_string(),
         SEARCH_JS.as_bytes().to_vec(),

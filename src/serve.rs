@@ -181,6 +181,8 @@ pub struct ServeOptions {
     pub open: bool,
     /// Diagnostics format.
     pub format: MessageFormat,
+    /// Print every warning, not the first ones and counts per kind.
+    pub verbose: bool,
     /// Warnings fail a rebuild.
     pub deny_warnings: bool,
 }
@@ -324,7 +326,7 @@ const DEBOUNCE_MS: u64 = 40;
 pub fn serve(opts: &ServeOptions) -> Result<()> {
     let mut site = IncrementalSite::new(&opts.book, &opts.dest, opts.deny_warnings);
     let first = site.rebuild();
-    report(&first, opts.format);
+    report(&first, opts.format, opts.verbose);
     let server = Server::bind(&opts.dest, &opts.bind, opts.port)?;
     let state = server.state();
     let mut shown = warning_texts(&first);
@@ -357,6 +359,7 @@ pub fn serve(opts: &ServeOptions) -> Result<()> {
         .unwrap_or_else(|_| opts.dest.clone());
     std::thread::spawn(move || server.run());
     let format = opts.format;
+    let verbose = opts.verbose;
     while let Ok(first_event) = rx.recv() {
         if !relevant(&first_event, &dest) {
             continue;
@@ -379,7 +382,7 @@ pub fn serve(opts: &ServeOptions) -> Result<()> {
                     .filter(|w| !shown.contains(&w.to_string()))
                     .cloned()
                     .collect();
-                print_diagnostics(&new, format);
+                print_diagnostics(&new, format, verbose);
                 let kept = r.warnings.len() - new.len();
                 let still = if kept > 0 {
                     format!(" ({kept} earlier warning(s) still apply)")
@@ -390,7 +393,7 @@ pub fn serve(opts: &ServeOptions) -> Result<()> {
                 shown = now;
             }
             _ => {
-                report(&result, format);
+                report(&result, format, verbose);
                 shown = warning_texts(&result);
             }
         }
@@ -439,11 +442,15 @@ pub fn watch_paths(book: &Path) -> Vec<(PathBuf, notify::RecursiveMode)> {
     ]
 }
 
-fn report(result: &std::result::Result<BuildReport, Vec<Diagnostic>>, format: MessageFormat) {
+fn report(
+    result: &std::result::Result<BuildReport, Vec<Diagnostic>>,
+    format: MessageFormat,
+    verbose: bool,
+) {
     match result {
-        Ok(r) => print_diagnostics(&r.warnings, format),
+        Ok(r) => print_diagnostics(&r.warnings, format, verbose),
         Err(d) => {
-            print_diagnostics(d, format);
+            print_diagnostics(d, format, verbose);
             if format == MessageFormat::Human {
                 eprintln!(
                     "build failed: the server keeps running; fix the problems and save again"

@@ -128,7 +128,7 @@ pub fn render_site(
     };
     let assets = match cache.index.take() {
         Some((fp, assets)) if fp == docs_fp => assets,
-        _ => match search_assets::build_search_assets(&docs, mode) {
+        _ => match search_assets::build_search_assets(&docs, mode, &mut cache.segments) {
             Ok(assets) => assets,
             Err(e) => {
                 diags.push(Diagnostic::error(
@@ -312,6 +312,8 @@ pub struct BuildCache {
     bodies: std::collections::HashMap<String, (u64, Arc<RenderedBody>, Vec<Diagnostic>)>,
     pages: PageMemo,
     index: Option<(u64, SearchAssets)>,
+    /// The search index's chunk segments, reused by the next build when `keep` is set.
+    segments: kbook_search::KeptSegments,
 }
 
 impl BuildCache {
@@ -337,7 +339,9 @@ fn entry_doc(e: &content::Entry, body: &RenderedBody) -> kbook_search::EntryDoc 
         errors: e.fm.errors.iter().map(|err| err.text.clone()).collect(),
         body: body.text.clone(),
         code: body.code.clone(),
-        tags: e.fm.tags.clone(),
+        // Symptoms are the reader's words for the problem: searched beside the tags, as
+        // weaker evidence than the title and the error strings.
+        tags: e.fm.tags.iter().chain(&e.fm.symptoms).cloned().collect(),
         versions: e.fm.versions.iter().map(|v| v.spec()).collect(),
     }
 }
@@ -463,8 +467,6 @@ pub struct IncrementalSite {
 impl IncrementalSite {
     /// A site for the book at `root`, written to `dest`.
     pub fn new(root: &Path, dest: &Path, deny_warnings: bool) -> Self {
-        // An edit re-indexes only the chunk of entries that holds it.
-        kbook_search::keep_segments_between_builds();
         IncrementalSite {
             root: root.to_path_buf(),
             dest: dest.to_path_buf(),

@@ -48,7 +48,7 @@ pub fn build_or_check(args: &BookArgs, dest: Option<PathBuf>, check_only: bool) 
     };
     match site::build(&args.book, &opts) {
         Ok(report) => {
-            print_diagnostics(&report.warnings, args.message_format);
+            print_diagnostics(&report.warnings, args.message_format, args.verbose);
             if args.message_format == MessageFormat::Human {
                 let secs = report.elapsed.as_secs_f64();
                 if check_only {
@@ -73,7 +73,7 @@ pub fn build_or_check(args: &BookArgs, dest: Option<PathBuf>, check_only: bool) 
             ExitCode::SUCCESS
         }
         Err(diags) => {
-            print_diagnostics(&diags, args.message_format);
+            print_diagnostics(&diags, args.message_format, args.verbose);
             if args.message_format == MessageFormat::Human {
                 let errors = diags.iter().filter(|d| d.is_error()).count();
                 let warnings = diags.len() - errors;

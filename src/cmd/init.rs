@@ -4,10 +4,39 @@ use anyhow::{Context, Result, bail};
 use std::path::Path;
 use std::process::ExitCode;
 
-const INIT_BOOK_TOML: &str = r#"[book]
-title = "My knowledge base"
-description = "Troubleshooting entries: paste an error message to find the fix."
-language = "en"
+/// The starter book.toml's texts in one language.
+struct StarterBook {
+    title: &'static str,
+    description: &'static str,
+    /// Comment lines between `[output.html]` and the connectors.
+    extra: &'static str,
+    connector_name: &'static str,
+    connector_description: &'static str,
+}
+
+const STARTER_EN: StarterBook = StarterBook {
+    title: "My knowledge base",
+    description: "Troubleshooting entries: paste an error message to find the fix.",
+    extra: "",
+    connector_name: "Example connector",
+    connector_description: "Replace with your own connectors.",
+};
+
+const STARTER_ZH: StarterBook = StarterBook {
+    title: "我的知识库",
+    description: "故障排查条目：粘贴错误信息即可找到解决方法。",
+    extra: "\n# 页面上的任何文字都可以在这里改写，例如：\n# [kbook.strings]\n# search_placeholder = \"搜索或粘贴报错信息…\"\n",
+    connector_name: "示例连接器",
+    connector_description: "请替换为你自己的连接器。",
+};
+
+/// The starter book.toml, with the language tag as given (zh-TW stays zh-TW in <html lang>).
+fn starter_book_toml(t: &StarterBook, language: &str) -> String {
+    format!(
+        r#"[book]
+title = "{title}"
+description = "{description}"
+language = "{language}"
 src = "content"
 
 [build]
@@ -15,13 +44,20 @@ build-dir = "book"
 
 [output.html]
 # site-url = "https://kb.example.org/"
-# edit-url-template = "https://git.example.org/kb/edit/main/{path}"
-
+# edit-url-template = "https://git.example.org/kb/edit/main/{{path}}"
+{extra}
 [[kbook.connectors]]
 slug = "example"
-name = "Example connector"
-description = "Replace with your own connectors."
-"#;
+name = "{name}"
+description = "{connector_description}"
+"#,
+        title = t.title,
+        description = t.description,
+        extra = t.extra,
+        name = t.connector_name,
+        connector_description = t.connector_description,
+    )
+}
 
 const INIT_ENTRY_ERROR: &str = r#"---
 title: "Connection refused when the job starts"
@@ -73,29 +109,6 @@ Point the connector at your service.
 ```sql
 CREATE TABLE t (id INT) WITH ('connector' = 'example', 'hostname' = 'db.internal', 'port' = '3306');
 ```
-"#;
-
-const INIT_BOOK_TOML_ZH: &str = r#"[book]
-title = "我的知识库"
-description = "故障排查条目：粘贴错误信息即可找到解决方法。"
-language = "zh"
-src = "content"
-
-[build]
-build-dir = "book"
-
-[output.html]
-# site-url = "https://kb.example.org/"
-# edit-url-template = "https://git.example.org/kb/edit/main/{path}"
-
-# 页面上的任何文字都可以在这里改写，例如：
-# [kbook.strings]
-# search_placeholder = "搜索或粘贴报错信息…"
-
-[[kbook.connectors]]
-slug = "example"
-name = "示例连接器"
-description = "请替换为你自己的连接器。"
 "#;
 
 const INIT_ENTRY_ERROR_ZH: &str = r#"---
@@ -165,21 +178,12 @@ pub fn run(dir: &Path, language: &str) -> Result<ExitCode> {
         bail!("`{language}` is not a BCP 47 language tag: use e.g. en, zh, zh-CN, ja");
     }
     let chinese = language.to_ascii_lowercase().starts_with("zh");
-    let (book_toml, error_entry, howto_entry) = if chinese {
-        (INIT_BOOK_TOML_ZH, INIT_ENTRY_ERROR_ZH, INIT_ENTRY_HOWTO_ZH)
+    let (starter, error_entry, howto_entry) = if chinese {
+        (&STARTER_ZH, INIT_ENTRY_ERROR_ZH, INIT_ENTRY_HOWTO_ZH)
     } else {
-        (INIT_BOOK_TOML, INIT_ENTRY_ERROR, INIT_ENTRY_HOWTO)
+        (&STARTER_EN, INIT_ENTRY_ERROR, INIT_ENTRY_HOWTO)
     };
-    // The tag as given (zh-TW stays zh-TW in <html lang>).
-    let book_toml = book_toml.replacen(
-        if chinese {
-            "language = \"zh\""
-        } else {
-            "language = \"en\""
-        },
-        &format!("language = \"{language}\""),
-        1,
-    );
+    let book_toml = starter_book_toml(starter, language);
     let toml = dir.join("book.toml");
     if toml.exists() {
         bail!(

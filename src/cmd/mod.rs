@@ -38,6 +38,9 @@ pub struct BookArgs {
     /// Diagnostics format.
     #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
     pub message_format: MessageFormat,
+    /// Print every warning (by default the first 20, then counts per kind).
+    #[arg(long, short)]
+    pub verbose: bool,
 }
 
 /// The subcommands.

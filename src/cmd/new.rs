@@ -24,7 +24,7 @@ pub fn run(book: &Path, spec: &str) -> Result<ExitCode> {
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let text = format!(
-        "---\nid: {id}\ntitle: \"\"\nconnector: {connector}\nkind: error            # error | troubleshooting | howto | concept | behavior\nerrors:                # verbatim error text from the logs, or {{ text: \"…\", source: \"https://…\" }}\n  - \"\"\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nrelated: []\nupdated: {}\naliases: []\n---\n## Symptom\n\n## Cause\n\n## Solution\n\n1. \n",
+        "---\nid: {id}\ntitle: \"\"\nconnector: {connector}\nkind: error            # error | troubleshooting | howto | concept | behavior\nerrors:                # verbatim error text from the logs, or {{ text: \"…\", source: \"https://…\" }}\n  - \"\"\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nsymptoms: []          # how readers describe it, any language: \"no rows arrive downstream\"\nrelated: []\nupdated: {}\naliases: []\n---\n## Symptom\n\n## Cause\n\n## Solution\n\n1. \n",
         kbook::date::today()
     );
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;

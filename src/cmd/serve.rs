@@ -23,6 +23,7 @@ pub fn run(
         port,
         open,
         format: args.message_format,
+        verbose: args.verbose,
         deny_warnings: args.deny_warnings,
     })?;
     Ok(ExitCode::SUCCESS)

@@ -172,6 +172,7 @@ pub(super) struct EntryView<'a> {
     /// The parsed statements as JSON, for the page's "applies to your version" line.
     pub(super) versions_json: String,
     pub(super) tags: &'a [String],
+    pub(super) symptoms: &'a [String],
     pub(super) related: Vec<EntryLink>,
     pub(super) updated: Option<&'a str>,
     pub(super) html: &'a str,

@@ -266,6 +266,7 @@ fn entry_page(
             serde_json::to_string(&specs).unwrap_or_default()
         },
         tags: &e.fm.tags,
+        symptoms: &e.fm.symptoms,
         related,
         updated: e.fm.updated.as_deref(),
         html: &body.html,

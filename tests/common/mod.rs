@@ -1,4 +1,5 @@
-//! Helpers shared by the browser tests: building a book with the real `kbook` binary, serving
+//! Helpers shared by the integration tests (tests/testsuite) and, for the Chromium flags, the
+//! browser benchmarks: building a book with the real `kbook` binary, serving
 //! a directory on a loopback port, and a headless Debian Chromium driven over CDP that records
 //! console errors, failed requests and CSP violations.
 #![allow(dead_code)]
@@ -13,17 +14,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub const CHROMIUM: &str = "/usr/bin/chromium";
-/// Flags for a quiet, reproducible browser that never talks to the network.
-pub const CHROMIUM_FLAGS: [&str; 8] = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-];
+/// Flags for a quiet, reproducible browser that never talks to the network, one per line;
+/// the browser benchmarks (bench/*.mjs) read the same file.
+pub const CHROMIUM_FLAGS: &str = include_str!("chromium-flags.txt");
 /// Upper bound for anything the page does (first load compiles the module).
 pub const PAGE_TIMEOUT_MS: u64 = 30_000;
 
@@ -127,7 +120,7 @@ pub fn chromium() -> Chromium {
         .sandbox(false)
         .window_size(Some((1280, 800)))
         .user_data_dir(Some(profile.path().to_path_buf()))
-        .args(CHROMIUM_FLAGS.iter().map(OsStr::new).collect())
+        .args(CHROMIUM_FLAGS.lines().map(OsStr::new).collect())
         .idle_browser_timeout(Duration::from_secs(300))
         .build()
         .unwrap();

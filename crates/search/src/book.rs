@@ -1,16 +1,16 @@
 //! The read side: opening a packed index and answering searches (native and wasm32).
 
 use crate::analysis::{Analyzer, analyze};
-use crate::pack::directory_from_packed;
-use crate::query::{BuiltQuery, ClauseKind, build_query, field_name};
+use crate::blocks::open_directory;
+use crate::query::{BuiltQuery, ClauseKind, build_query, field_name, filter_clauses};
 use crate::schema::{F_BODY, F_IDS, F_SIG, KbSchema};
 use crate::version::match_stored_specs;
 use crate::{Hit, SearchError, SearchOptions, SearchResults, Signals, Snippet};
 use std::collections::HashMap;
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, Value};
-use tantivy::{DocAddress, DocId, Index, ReloadPolicy, Searcher, TantivyDocument, Term};
+use tantivy::query::{BooleanQuery, EnableScoring, Occur, Query};
+use tantivy::schema::Value;
+use tantivy::{DocAddress, DocId, Index, ReloadPolicy, Searcher, TantivyDocument};
 
 const DEFAULT_LIMIT: usize = 10;
 const MAX_LIMIT: usize = 200;
@@ -41,7 +41,7 @@ type Matches = Vec<(usize, f32)>;
 impl BookIndex {
     /// Opens a packed index. Corrupt or truncated bytes give an error, never a panic.
     pub fn open(packed: Vec<u8>) -> Result<BookIndex, SearchError> {
-        let dir = directory_from_packed(&packed)?;
+        let dir = open_directory(&packed)?.dir;
         drop(packed);
         BookIndex::from_index(&Index::open(dir)?)
     }
@@ -81,19 +81,11 @@ impl BookIndex {
         }
         let mut top: Vec<(Occur, Box<dyn Query>)> =
             vec![(Occur::Must, built.scoring_query(&opts.tuning))];
-        for (field, value) in [
-            (self.kb.connector, &opts.connector),
-            (self.kb.kind, &opts.kind),
-        ] {
-            if let Some(v) = value {
-                let term = Term::from_field_text(field, &v.to_lowercase());
-                let filter = ConstScoreQuery::new(
-                    Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
-                    0.0,
-                );
-                top.push((Occur::Must, Box::new(filter)));
-            }
-        }
+        top.extend(
+            filter_clauses(&self.kb, opts)
+                .into_iter()
+                .map(|f| (Occur::Must, f)),
+        );
         let full = BooleanQuery::new(top);
         // With the coverage rerank, the first RERANK_DEPTH candidates compete for the `limit`.
         let depth = if opts.tuning.coverage_rerank {

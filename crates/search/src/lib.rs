@@ -5,9 +5,16 @@
 //! and the packed index format. Index *writing* is native only (see [`build_packed_index`]).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+// Layers, each using only the ones before it: the byte formats (`hash`, `pack`, `head`), the
+// block directory over them (`blocks`), then — beside them, independent of storage — text
+// analysis and query building (`script`, `analysis`, `paste`, `schema`, `version`, `query`),
+// the reader (`book`), lazy loading (`lazy`); `writer` builds what the reader opens.
 pub mod analysis;
 pub mod blocks;
 mod book;
+mod hash;
+mod head;
+mod lazy;
 mod pack;
 pub mod paste;
 mod query;
@@ -20,19 +27,17 @@ mod writer;
 use serde::Serialize;
 
 pub use analysis::{Analyzer, analyze, register_tokenizers};
-pub use blocks::{LazyIndex, LazyOutcome};
 pub use book::BookIndex;
-#[cfg(not(target_arch = "wasm32"))]
-pub use pack::build_packed_index;
+pub use lazy::{LazyIndex, LazyOutcome};
 pub use pack::{FORMAT_VERSION, MAGIC};
 pub use query::Tuning;
 #[cfg(not(target_arch = "wasm32"))]
-pub use writer::{docs_fingerprint, keep_segments_between_builds};
+pub use writer::{KeptSegments, build_packed_index, build_packed_index_keeping, docs_fingerprint};
 
 /// A fast 64-bit hash of bytes (the packed index's checksum), for telling changed files from
 /// unchanged ones: several times faster than the standard library's SipHash on large files.
 pub fn content_hash(bytes: &[u8]) -> u64 {
-    pack::fnv1a64(bytes)
+    hash::word_hash64(bytes)
 }
 
 /// A [`std::hash::Hasher`] over [`content_hash`], for fingerprinting what a rebuild may reuse

@@ -1,14 +1,12 @@
-//! The packed index: Tantivy's files in one blob, and the read-only directory over it.
+//! The packed layout: Tantivy's files in one blob.
 //!
 //! Layout (little endian): magic (8 bytes), format version (u32), file count (u32), body length
-//! (u64), checksum of the body (u64, [`fnv1a64`]); body = file table (`name_len: u16, name,
+//! (u64), checksum of the body (u64, [`word_hash64`]); body = file table (`name_len: u16, name,
 //! offset: u64, len: u64` per file, offsets relative to the data) followed by the data.
 //! The checksum rejects corrupt bytes before Tantivy parses them (Tantivy trusts its files).
 
 use crate::SearchError;
-use std::path::Path;
-use tantivy::Directory;
-use tantivy::directory::RamDirectory;
+use crate::hash::word_hash64;
 
 /// First bytes of a packed index.
 pub const MAGIC: &[u8; 8] = b"KBOOKIX\0";
@@ -16,44 +14,6 @@ pub const MAGIC: &[u8; 8] = b"KBOOKIX\0";
 pub const FORMAT_VERSION: u32 = 2;
 pub(crate) const HEADER_LEN: usize = 32;
 const MAX_FILES: u32 = 4096;
-
-/// The checksum of the packed layout and of index blocks: FNV-1a style, but over 8-byte
-/// words (byte-at-a-time FNV took a tenth of a second per 30 MB, in the browser too).
-pub(crate) fn fnv1a64(data: &[u8]) -> u64 {
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut words = data.chunks_exact(8);
-    for w in &mut words {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(w);
-        h ^= u64::from_le_bytes(b);
-        h = h.wrapping_mul(PRIME);
-        // Fold the high bits down: a plain multiply never carries them into the low bits.
-        h ^= h >> 29;
-    }
-    for &b in words.remainder() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(PRIME);
-    }
-    h ^ (data.len() as u64).rotate_left(32)
-}
-
-/// A 128-bit content hash naming a segment: two differently seeded word-wise hashes of the
-/// chunks, each chunk's length mixed in so ("ab","c") and ("a","bc") differ.
-#[cfg(not(target_arch = "wasm32"))]
-fn fnv1a128(chunks: &[&[u8]]) -> u128 {
-    let mut lo: u64 = 0x6c62_272e_07bb_0142;
-    let mut hi: u64 = 0x62b8_2175_6295_c58d;
-    for c in chunks {
-        let h = fnv1a64(c);
-        lo = (lo ^ h).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(23);
-        hi = (hi ^ h.rotate_left(17))
-            .wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-            .rotate_left(31);
-        lo ^= c.len() as u64;
-    }
-    (u128::from(hi) << 64) | u128::from(lo)
-}
 
 /// Serialises files (sorted by name by the caller) into the packed layout.
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
@@ -79,7 +39,7 @@ pub(crate) fn pack_files(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, SearchE
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&count.to_le_bytes());
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&fnv1a64(&body).to_le_bytes());
+    out.extend_from_slice(&word_hash64(&body).to_le_bytes());
     out.extend_from_slice(&body);
     Ok(out)
 }
@@ -200,7 +160,7 @@ pub(crate) fn unpack(packed: &[u8]) -> Result<Vec<(String, &[u8])>, SearchError>
     if body.len() as u64 != body_len {
         return Err(corrupt("truncated (length mismatch)"));
     }
-    if fnv1a64(body) != checksum {
+    if word_hash64(body) != checksum {
         return Err(corrupt("checksum mismatch"));
     }
     let (table, data_at) = parse_table(body, count)?;
@@ -231,96 +191,6 @@ pub(crate) fn unpack_table(
         .into_iter()
         .map(|(name, r)| (name, r.start + data_start..r.end + data_start))
         .collect())
-}
-
-/// Opens a packed index (loaded into a fresh in-memory directory) or the head of a
-/// block-split one ([`crate::blocks`]: blocks are read on demand), native and wasm32.
-pub(crate) fn directory_from_packed(packed: &[u8]) -> Result<Box<dyn Directory>, SearchError> {
-    if packed.starts_with(crate::blocks::HEAD_MAGIC) {
-        return Ok(Box::new(crate::blocks::directory_from_head(packed)?));
-    }
-    let files = unpack(packed)?;
-    if !files.iter().any(|(n, _)| n == "meta.json") {
-        return Err(corrupt("no meta.json"));
-    }
-    let dir = RamDirectory::create();
-    for (name, data) in files {
-        if name.is_empty() || name.contains('/') || name.contains('\\') || name == ".." {
-            return Err(corrupt("bad file name"));
-        }
-        dir.atomic_write(Path::new(&name), data)
-            .map_err(|e| SearchError::Corrupt(format!("cannot load {name}: {e}")))?;
-    }
-    Ok(Box::new(dir))
-}
-
-/// Builds the deterministic packed index (one segment, renamed to a content-derived id).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn build_packed_index(docs: &[crate::EntryDoc]) -> Result<Vec<u8>, SearchError> {
-    // Written in parallel chunks and merged deterministically (see `writer`).
-    let (dir, index) = crate::writer::write_index(docs)?;
-    let metas = index.load_metas()?;
-    let mut meta_json = String::from_utf8(
-        dir.atomic_read(Path::new("meta.json"))
-            .map_err(|e| SearchError::Corrupt(e.to_string()))?,
-    )
-    .map_err(|_| corrupt("meta.json is not UTF-8"))?;
-    let mut all_paths: Vec<std::path::PathBuf> = metas.list_segment_files().into_iter().collect();
-    all_paths.sort();
-    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-    for seg in &metas.segments {
-        let old = seg.id().uuid_string();
-        let mut seg_files: Vec<(String, Vec<u8>)> = Vec::new();
-        for p in all_paths
-            .iter()
-            .filter(|p| p.to_string_lossy().starts_with(old.as_str()))
-        {
-            if !dir
-                .exists(p)
-                .map_err(|e| SearchError::Corrupt(e.to_string()))?
-            {
-                continue;
-            }
-            let bytes = dir
-                .open_read(p)
-                .map_err(|e| SearchError::Corrupt(e.to_string()))?
-                .read_bytes()
-                .map_err(|e| SearchError::Corrupt(e.to_string()))?;
-            let name = p.to_string_lossy().into_owned();
-            seg_files.push((name, bytes.as_slice().to_vec()));
-        }
-        // Tantivy names segments with a random UUID; replace it with a hash of the content.
-        let mut chunks: Vec<&[u8]> = Vec::new();
-        for (name, data) in &seg_files {
-            chunks.push(name.strip_prefix(old.as_str()).unwrap_or(name).as_bytes());
-            chunks.push(data);
-        }
-        let new = format!("{:032x}", fnv1a128(&chunks));
-        let hyphen = |s: &str| {
-            format!(
-                "{}-{}-{}-{}-{}",
-                &s[0..8],
-                &s[8..12],
-                &s[12..16],
-                &s[16..20],
-                &s[20..32]
-            )
-        };
-        if !meta_json.contains(&hyphen(&old)) {
-            return Err(corrupt("segment id not found in meta.json"));
-        }
-        meta_json = meta_json.replace(&hyphen(&old), &hyphen(&new));
-        for (name, data) in seg_files {
-            let renamed = match name.strip_prefix(old.as_str()) {
-                Some(rest) => format!("{new}{rest}"),
-                None => name,
-            };
-            files.push((renamed, data));
-        }
-    }
-    files.push(("meta.json".to_string(), meta_json.into_bytes()));
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    pack_files(&files)
 }
 
 #[cfg(test)]

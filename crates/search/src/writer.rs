@@ -5,20 +5,22 @@
 //! Determinism: a chunk is written by one thread with a single-segment writer, so the same
 //! documents give the same segment bytes; chunk boundaries depend only on the number of
 //! documents (never on the thread count), and the merge visits the chunks in order. The
-//! random segment ids are replaced by content hashes when the index is packed, and the merge
-//! record Tantivy keeps in `meta.json` (it names the random ids) is dropped here.
+//! random segment ids are replaced by content hashes when the index is packed
+//! ([`build_packed_index`]), and the merge record Tantivy keeps in `meta.json` (it names the
+//! random ids) is dropped.
 //!
-//! `kbook serve` keeps the chunk segments between rebuilds ([`keep_segments_between_builds`]):
-//! an edit re-indexes only the chunk holding the edited entry, and the chunks are not merged
-//! (a multi-segment index answers the same queries; merging costs more than the edit).
+//! `kbook serve` keeps the chunk segments between rebuilds ([`KeptSegments`]): an edit
+//! re-indexes only the chunk holding the edited entry, and the chunks are not merged (a
+//! multi-segment index answers the same queries; merging costs more than the edit).
 
+use crate::hash::word_hash128;
+use crate::pack::pack_files;
 use crate::schema::{F_BODY, F_CODE, F_IDS, F_SIG, F_TAGS, F_TITLE, KbSchema};
 use crate::{EntryDoc, SearchError};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
-use std::sync::Mutex;
 use tantivy::directory::RamDirectory;
 use tantivy::{Directory, Index, TantivyDocument};
 
@@ -28,22 +30,24 @@ const CHUNK_DOCS: usize = 256;
 /// `CHUNK_DOCS` entries stays far below; at most one writer runs per core.
 const CHUNK_MEMORY: usize = 16 << 20;
 
-/// Chunk segments kept between builds, by chunk fingerprint (`None`: keep nothing).
-static KEPT: Mutex<Option<HashMap<u64, Chunk>>> = Mutex::new(None);
-
 /// A chunk's one-segment index and the directory holding its files (with their footers;
 /// the index's own directory view strips them).
 type Chunk = (RamDirectory, Index);
 
-/// Keeps the per-chunk segments of each build for the next one in this process, and stops
-/// merging them (for `kbook serve`, where the index is rebuilt on every edit). One-shot
-/// builds never call this: they merge into one segment.
-pub fn keep_segments_between_builds() {
-    let mut kept = KEPT
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if kept.is_none() {
-        *kept = Some(HashMap::new());
+/// The chunk segments of the last build, for the next build to reuse (`kbook serve`, where
+/// the index is rebuilt on every edit). A build given one leaves its chunks unmerged and
+/// stores them here in place of the previous ones; one-shot builds merge into one segment.
+#[derive(Default)]
+pub struct KeptSegments {
+    /// By chunk fingerprint ([`docs_fingerprint`] of the chunk's entries).
+    chunks: HashMap<u64, Chunk>,
+}
+
+impl std::fmt::Debug for KeptSegments {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeptSegments")
+            .field("chunks", &self.chunks.len())
+            .finish()
     }
 }
 
@@ -110,41 +114,40 @@ pub fn docs_fingerprint(docs: &[EntryDoc]) -> u64 {
     h.finish()
 }
 
-/// Writes `docs` into a fresh in-memory index: one segment (merged from the chunks), or one
-/// segment per chunk when segments are kept between builds.
-pub(crate) fn write_index(docs: &[EntryDoc]) -> Result<(RamDirectory, Index), SearchError> {
+/// Writes `docs` into a fresh in-memory index: one segment (merged from the chunks), or, with
+/// `kept`, one segment per chunk, reusing the kept chunks whose entries did not change.
+pub(crate) fn write_index(
+    docs: &[EntryDoc],
+    kept: Option<&mut KeptSegments>,
+) -> Result<(RamDirectory, Index), SearchError> {
     let kb = KbSchema::build();
     let chunks: Vec<&[EntryDoc]> = if docs.is_empty() {
         vec![docs]
     } else {
         docs.chunks(CHUNK_DOCS).collect()
     };
-    let mut kept = KEPT
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .take();
-    let keep = kept.is_some();
-    let fps: Vec<u64> = if keep {
-        chunks.par_iter().map(|c| docs_fingerprint(c)).collect()
-    } else {
-        vec![0; chunks.len()]
+    let Some(kept) = kept else {
+        let written: Vec<Chunk> = chunks
+            .par_iter()
+            .map(|c| write_chunk(&kb, c))
+            .collect::<Result<_, _>>()?;
+        return merge(written);
     };
-    let previous = kept.get_or_insert_with(HashMap::new);
+    let fps: Vec<u64> = chunks.par_iter().map(|c| docs_fingerprint(c)).collect();
     let written: Vec<Chunk> = chunks
         .par_iter()
         .zip(&fps)
-        .map(|(c, fp)| match previous.get(fp) {
-            Some(chunk) if keep => Ok(chunk.clone()),
-            _ => write_chunk(&kb, c),
+        .map(|(c, fp)| match kept.chunks.get(fp) {
+            Some(chunk) => Ok(chunk.clone()),
+            None => write_chunk(&kb, c),
         })
         .collect::<Result<_, _>>()?;
-    if keep {
-        *KEPT
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) =
-            Some(fps.iter().copied().zip(written.iter().cloned()).collect());
-        return combine(&written);
-    }
+    kept.chunks = fps.iter().copied().zip(written.iter().cloned()).collect();
+    combine(&written)
+}
+
+/// The chunk segments merged, in chunk order, into one segment.
+fn merge(written: Vec<Chunk>) -> Result<(RamDirectory, Index), SearchError> {
     if written.len() == 1 {
         return written
             .into_iter()
@@ -160,6 +163,89 @@ pub(crate) fn write_index(docs: &[EntryDoc]) -> Result<(RamDirectory, Index), Se
     write_meta(&dir, &meta)?;
     let index = Index::open(dir.clone())?;
     Ok((dir, index))
+}
+
+/// Builds the deterministic packed index (one segment, renamed to a content-derived id).
+pub fn build_packed_index(docs: &[EntryDoc]) -> Result<Vec<u8>, SearchError> {
+    pack_index(write_index(docs, None)?)
+}
+
+/// Builds the packed index reusing the chunk segments `kept` from the previous build, and
+/// keeps this build's for the next one. The segments stay unmerged: the bytes differ from
+/// [`build_packed_index`]'s, the answers do not.
+pub fn build_packed_index_keeping(
+    docs: &[EntryDoc],
+    kept: &mut KeptSegments,
+) -> Result<Vec<u8>, SearchError> {
+    pack_index(write_index(docs, Some(kept))?)
+}
+
+/// Packs a written index, its segments renamed to content-derived ids.
+fn pack_index((dir, index): (RamDirectory, Index)) -> Result<Vec<u8>, SearchError> {
+    let metas = index.load_metas()?;
+    let mut meta_json = String::from_utf8(
+        dir.atomic_read(Path::new("meta.json"))
+            .map_err(|e| SearchError::Corrupt(e.to_string()))?,
+    )
+    .map_err(|_| SearchError::Corrupt("meta.json is not UTF-8".into()))?;
+    let mut all_paths: Vec<std::path::PathBuf> = metas.list_segment_files().into_iter().collect();
+    all_paths.sort();
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for seg in &metas.segments {
+        let old = seg.id().uuid_string();
+        let mut seg_files: Vec<(String, Vec<u8>)> = Vec::new();
+        for p in all_paths
+            .iter()
+            .filter(|p| p.to_string_lossy().starts_with(old.as_str()))
+        {
+            if !dir
+                .exists(p)
+                .map_err(|e| SearchError::Corrupt(e.to_string()))?
+            {
+                continue;
+            }
+            let bytes = dir
+                .open_read(p)
+                .map_err(|e| SearchError::Corrupt(e.to_string()))?
+                .read_bytes()
+                .map_err(|e| SearchError::Corrupt(e.to_string()))?;
+            let name = p.to_string_lossy().into_owned();
+            seg_files.push((name, bytes.as_slice().to_vec()));
+        }
+        // Tantivy names segments with a random UUID; replace it with a hash of the content.
+        let mut chunks: Vec<&[u8]> = Vec::new();
+        for (name, data) in &seg_files {
+            chunks.push(name.strip_prefix(old.as_str()).unwrap_or(name).as_bytes());
+            chunks.push(data);
+        }
+        let new = format!("{:032x}", word_hash128(&chunks));
+        let hyphen = |s: &str| {
+            format!(
+                "{}-{}-{}-{}-{}",
+                &s[0..8],
+                &s[8..12],
+                &s[12..16],
+                &s[16..20],
+                &s[20..32]
+            )
+        };
+        if !meta_json.contains(&hyphen(&old)) {
+            return Err(SearchError::Corrupt(
+                "segment id not found in meta.json".into(),
+            ));
+        }
+        meta_json = meta_json.replace(&hyphen(&old), &hyphen(&new));
+        for (name, data) in seg_files {
+            let renamed = match name.strip_prefix(old.as_str()) {
+                Some(rest) => format!("{new}{rest}"),
+                None => name,
+            };
+            files.push((renamed, data));
+        }
+    }
+    files.push(("meta.json".to_string(), meta_json.into_bytes()));
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    pack_files(&files)
 }
 
 /// Copies the files of `metas`' segments from `from` (raw, with footers) into `to`.
@@ -259,15 +345,39 @@ mod tests {
         assert_eq!(search(a, "state 300")[0].as_str(), "e300");
     }
 
+    /// The segment id of each chunk of `docs` held in `kept` (a rewritten chunk gets a new,
+    /// random id; a reused one keeps its id).
+    fn kept_ids(kept: &KeptSegments, docs: &[EntryDoc]) -> Vec<Option<String>> {
+        docs.chunks(CHUNK_DOCS)
+            .map(|c| {
+                let (_, index) = kept.chunks.get(&docs_fingerprint(c))?;
+                let ids = index.searchable_segment_ids().unwrap();
+                assert_eq!(ids.len(), 1, "one segment per chunk");
+                Some(ids[0].uuid_string())
+            })
+            .collect()
+    }
+
     #[test]
     fn kept_segments_reindex_only_changed_chunks() {
         let d = docs(CHUNK_DOCS * 2 + 7, None);
         let merged = crate::build_packed_index(&d).unwrap();
-        keep_segments_between_builds();
-        let first = crate::build_packed_index(&d).unwrap();
+        let mut kept = KeptSegments::default();
+        let first = crate::build_packed_index_keeping(&d, &mut kept).unwrap();
+        let before = kept_ids(&kept, &d);
+        assert_eq!(before.len(), 3);
+        assert!(before.iter().all(Option::is_some), "every chunk kept");
         let edited = docs(CHUNK_DOCS * 2 + 7, Some(5));
-        let second = crate::build_packed_index(&edited).unwrap();
-        *KEPT.lock().unwrap() = None;
+        let second = crate::build_packed_index_keeping(&edited, &mut kept).unwrap();
+        let after = kept_ids(&kept, &edited);
+        assert!(after.iter().all(Option::is_some), "every chunk kept");
+        assert_ne!(after[0], before[0], "the edited chunk is written again");
+        assert_eq!(after[1..], before[1..], "unchanged chunks are reused");
+        assert_eq!(
+            kept.chunks.len(),
+            3,
+            "the previous build's chunks are dropped"
+        );
         assert_eq!(search(first, "zebra"), Vec::<String>::new());
         assert_eq!(search(second.clone(), "zebra"), vec!["e5".to_string()]);
         assert_eq!(

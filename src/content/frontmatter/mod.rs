@@ -25,7 +25,7 @@ use validate::Validator;
 use value::{MAX_DEPTH, parse_toml, parse_yaml, too_deep};
 
 /// Every key an entry's front-matter may have.
-pub const KEYS: [&str; 10] = [
+pub const KEYS: [&str; 11] = [
     "id",
     "title",
     "connector",
@@ -33,6 +33,7 @@ pub const KEYS: [&str; 10] = [
     "errors",
     "versions",
     "tags",
+    "symptoms",
     "related",
     "updated",
     "aliases",
@@ -104,6 +105,9 @@ pub struct EntryFrontMatter {
     pub versions: Vec<VersionEntry>,
     /// Tags.
     pub tags: Vec<String>,
+    /// What a reader sees or asks when they have this problem, in their own words and in any
+    /// language (`rows are written twice`, `作业重启后数据重复`). Searched and listed on the page.
+    pub symptoms: Vec<String>,
     /// Related entry ids.
     pub related: Vec<String>,
     /// Last update, `YYYY-MM-DD`.

@@ -83,6 +83,7 @@ impl Validator<'_> {
                 }
                 "errors" => fm.errors = self.errors(value),
                 "tags" => fm.tags = self.string_list(key, value, true),
+                "symptoms" => fm.symptoms = self.string_list(key, value, false),
                 "related" => fm.related = self.string_list(key, value, true),
                 "aliases" => fm.aliases = self.string_list(key, value, false),
                 "updated" => fm.updated = self.date(key, value),

@@ -6,9 +6,7 @@
 
 #![cfg(unix)]
 
-mod common;
-
-use common::{build_site, copy_dir, fixture, kbook_command, snapshot, walk};
+use crate::common::{build_site, copy_dir, fixture, kbook_command, snapshot, walk};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -5,35 +5,17 @@
 //!
 //! Chromium is required, not optional: without it these tests fail and say how to install it.
 
-use headless_chrome::protocol::cdp::Log::LogEntryLevel;
+use crate::common::{Chromium, chromium, serve, url_encode, walk};
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
-use headless_chrome::protocol::cdp::Runtime::ConsoleAPICalledEventTypeOption;
-use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::{Browser, LaunchOptions, Tab};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::sync::OnceLock;
+use std::time::Instant;
 
 /// The synthetic book generator of `cargo xtask gen-book`.
 #[allow(dead_code)]
-#[path = "../xtask/src/synth.rs"]
+#[path = "../../xtask/src/synth.rs"]
 mod synth;
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-/// Flags for a quiet, reproducible browser that never talks to the network.
-const CHROMIUM_FLAGS: [&str; 8] = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-];
-/// Upper bound for anything the page does (first load compiles the module).
-const PAGE_TIMEOUT_MS: u64 = 30_000;
 
 /// The built book and where it is served.
 struct Site {
@@ -80,47 +62,6 @@ fn site() -> &'static Site {
             answered,
         }
     })
-}
-
-/// Serves `root` on an ephemeral loopback port from a background thread.
-fn serve(root: PathBuf) -> String {
-    let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
-    let addr = server.server_addr().to_ip().unwrap();
-    std::thread::spawn(move || {
-        for request in server.incoming_requests() {
-            let path = request
-                .url()
-                .split(['?', '#'])
-                .next()
-                .unwrap_or("/")
-                .trim_start_matches('/')
-                .to_string();
-            let path = if path.is_empty() || path.ends_with('/') {
-                format!("{path}index.html")
-            } else {
-                path
-            };
-            let file = root.join(&path);
-            let response = match std::fs::read(&file) {
-                Ok(bytes) if !path.split('/').any(|p| p == "..") => {
-                    let mime = match file.extension().and_then(OsStr::to_str) {
-                        Some("html") => "text/html; charset=utf-8",
-                        Some("js") => "text/javascript",
-                        Some("css") => "text/css",
-                        Some("wasm") => "application/wasm",
-                        Some("svg") => "image/svg+xml",
-                        Some("xml") => "application/xml",
-                        _ => "application/octet-stream",
-                    };
-                    let header = tiny_http::Header::from_bytes("Content-Type", mime).unwrap();
-                    tiny_http::Response::from_data(bytes).with_header(header)
-                }
-                _ => tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
-            };
-            let _ = request.respond(response);
-        }
-    });
-    format!("http://{addr}/")
 }
 
 fn labelled_queries() -> Vec<Labelled> {
@@ -170,113 +111,6 @@ fn native_ids(dir: &Path, q: &str, limit: usize) -> Vec<String> {
         .into_iter()
         .map(|h| h.id)
         .collect()
-}
-
-/// A Chromium with a fresh profile, and the console errors of its tab.
-struct Chromium {
-    _browser: Browser,
-    tab: Arc<Tab>,
-    errors: Arc<Mutex<Vec<String>>>,
-    _profile: tempfile::TempDir,
-}
-
-fn chromium() -> Chromium {
-    let path = std::env::var_os("KBOOK_CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(CHROMIUM));
-    assert!(
-        path.is_file(),
-        "Chromium is missing at {}: the browser tests need it. Install it with `apt-get install -y chromium` (or set KBOOK_CHROMIUM to a Chromium binary).",
-        path.display()
-    );
-    let profile = tempfile::tempdir().unwrap();
-    let options = LaunchOptions::default_builder()
-        .path(Some(path))
-        .headless(true)
-        .sandbox(false)
-        .user_data_dir(Some(profile.path().to_path_buf()))
-        .args(CHROMIUM_FLAGS.iter().map(OsStr::new).collect())
-        .idle_browser_timeout(Duration::from_secs(300))
-        .build()
-        .unwrap();
-    let browser = Browser::new(options).unwrap();
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_millis(PAGE_TIMEOUT_MS));
-    let errors = Arc::new(Mutex::new(Vec::new()));
-    tab.enable_log().unwrap();
-    tab.enable_runtime().unwrap();
-    let sink = Arc::clone(&errors);
-    tab.add_event_listener(Arc::new(move |event: &Event| {
-        let message = match event {
-            Event::RuntimeConsoleAPICalled(e)
-                if e.params.Type == ConsoleAPICalledEventTypeOption::Error =>
-            {
-                Some(format!(
-                    "console.error: {:?}",
-                    e.params
-                        .args
-                        .iter()
-                        .map(|a| a.value.clone())
-                        .collect::<Vec<_>>()
-                ))
-            }
-            Event::RuntimeExceptionThrown(e) => Some(format!(
-                "uncaught exception: {:?}",
-                e.params.exception_details
-            )),
-            Event::LogEntryAdded(e) if e.params.entry.level == LogEntryLevel::Error => Some(
-                format!("{} ({:?})", e.params.entry.text, e.params.entry.url),
-            ),
-            _ => None,
-        };
-        if let Some(m) = message {
-            sink.lock().unwrap().push(m);
-        }
-    }))
-    .unwrap();
-    Chromium {
-        _browser: browser,
-        tab,
-        errors,
-        _profile: profile,
-    }
-}
-
-impl Chromium {
-    fn open(&self, url: &str) {
-        self.tab
-            .navigate_to(url)
-            .unwrap()
-            .wait_until_navigated()
-            .unwrap();
-    }
-
-    /// Evaluates `expr` (which may return a promise) and returns its JSON value.
-    fn eval(&self, expr: &str) -> serde_json::Value {
-        let wrapped = format!(
-            "Promise.resolve({expr}).then(v => JSON.stringify(v === undefined ? null : v))"
-        );
-        let result = self.tab.evaluate(&wrapped, true).unwrap();
-        match result.value {
-            Some(serde_json::Value::String(json)) => serde_json::from_str(&json).unwrap(),
-            other => panic!("`{expr}` gave no JSON: {other:?} {:?}", result.description),
-        }
-    }
-
-    /// Waits, inside the page, until `expr` is truthy; returns its value.
-    fn wait_for(&self, expr: &str) -> serde_json::Value {
-        let waiter = format!(
-            "new Promise((resolve, reject) => {{ const t0 = Date.now(); (function tick() {{ let v; try {{ v = ({expr}); }} catch (e) {{ v = null; }} \
-             if (v) resolve(v); else if (Date.now() - t0 > {PAGE_TIMEOUT_MS}) reject(new Error('timed out waiting for: ' + {js})); else setTimeout(tick, 20); }})(); }})",
-            js = serde_json::to_string(expr).unwrap()
-        );
-        self.eval(&waiter)
-    }
-
-    fn assert_no_console_errors(&self) {
-        let errors = self.errors.lock().unwrap();
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
-    }
 }
 
 fn pick(site: &Site) -> &Labelled {
@@ -397,7 +231,7 @@ fn search_box_over_http_finds_and_opens_the_entry() {
         c.eval("document.querySelector('.kbook-search-results').hidden"),
         true
     );
-    c.assert_no_console_errors();
+    c.assert_no_errors("browser");
 }
 
 /// Some entry page below the site root (`<connector>/<id>.html`).
@@ -421,7 +255,7 @@ fn search_box_from_file_url_finds_and_opens_the_entry() {
     let c = chromium();
     let index = site.dir.join("index.html");
     type_and_open(&c, &format!("file://{}", index.display()), query);
-    c.assert_no_console_errors();
+    c.assert_no_errors("browser");
 }
 
 #[test]
@@ -469,7 +303,7 @@ fn search_page_deep_link_facets_and_no_confident_match() {
     // A whole pasted trace in the textarea; then gibberish gives the "no match" states.
     c.open(&format!("{}search.html?q=qqqzzzvvvxxjj", site.http));
     c.wait_for("document.querySelector('.kbook-no-match, .kbook-no-confident')");
-    c.assert_no_console_errors();
+    c.assert_no_errors("browser");
 }
 
 #[test]
@@ -478,8 +312,26 @@ fn wasm_ranks_exactly_like_native_search() {
     let c = chromium();
     c.open(&format!("{}search.html", site.http));
     c.eval("window.kbook.ready()");
+    // The curated queries and real users' pastes (long traces, log lines, CJK).
     let queries = labelled_queries();
-    let qs: Vec<&str> = queries.iter().map(|l| l.q.as_str()).collect();
+    let realworld = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/realworld.jsonl"),
+    )
+    .unwrap();
+    let realworld: Vec<String> = realworld
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["q"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert!(realworld.len() >= 60, "tests/realworld.jsonl is missing");
+    let qs: Vec<&str> = queries
+        .iter()
+        .map(|l| l.q.as_str())
+        .chain(realworld.iter().map(String::as_str))
+        .collect();
     let browser = c.eval(&format!(
         "(async () => {{ const out = []; const times = []; for (const q of {}) {{ const t = performance.now(); \
          const hits = await window.kbook.search(q, {{limit: 10}}); times.push(performance.now() - t); out.push(hits.map(h => h.id)); }} \
@@ -539,7 +391,7 @@ fn wasm_ranks_exactly_like_native_search() {
         percentile(&native_times, 0.5),
         percentile(&native_times, 0.95)
     );
-    c.assert_no_console_errors();
+    c.assert_no_errors("browser");
 }
 
 fn percentile(values: &[f64], p: f64) -> f64 {
@@ -548,17 +400,6 @@ fn percentile(values: &[f64], p: f64) -> f64 {
     v.get(((v.len() as f64 - 1.0) * p).round() as usize)
         .copied()
         .unwrap_or(0.0)
-}
-
-fn url_encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// Entries of the generated book: enough for many index blocks.
@@ -600,7 +441,10 @@ fn generated_site() -> &'static GeneratedSite {
         let mut queries = Vec::new();
         for i in (0..GENERATED_ENTRIES).step_by(GENERATED_ENTRIES / 6) {
             let id = synth::entry_id("synthetic", i);
-            let file = walk_find(&src.join("content"), &format!("{id}.md")).unwrap();
+            let file = walk(&src.join("content"))
+                .into_iter()
+                .find(|p| p.file_name().and_then(OsStr::to_str) == Some(&format!("{id}.md")))
+                .unwrap();
             let text = std::fs::read_to_string(file).unwrap();
             for line in text.lines() {
                 if let Some(rest) = line.strip_prefix("  - \"") {
@@ -623,20 +467,6 @@ fn generated_site() -> &'static GeneratedSite {
             index,
         }
     })
-}
-
-fn walk_find(dir: &Path, name: &str) -> Option<PathBuf> {
-    for e in std::fs::read_dir(dir).ok()? {
-        let p = e.ok()?.path();
-        if p.is_dir() {
-            if let Some(found) = walk_find(&p, name) {
-                return Some(found);
-            }
-        } else if p.file_name().and_then(OsStr::to_str) == Some(name) {
-            return Some(p);
-        }
-    }
-    None
 }
 
 /// Runs `queries` in the page; returns the ids per query and the block files fetched per query.
@@ -721,7 +551,7 @@ fn generated_book_loads_index_blocks_on_demand_and_ranks_like_native() {
     // The same search again needs nothing new.
     let (_, again) = run_in_page(&c, &site.queries[..1]);
     assert!(again[0].is_empty(), "repeat search fetched {:?}", again[0]);
-    c.assert_no_console_errors();
+    c.assert_no_errors("browser");
 
     // From disk: the same answers.
     let c = chromium();
@@ -734,7 +564,7 @@ fn generated_book_loads_index_blocks_on_demand_and_ranks_like_native() {
     for (i, q) in site.queries.iter().enumerate() {
         assert_eq!(ids[i], native(q), "file://, query {q:?}");
     }
-    c.assert_no_console_errors();
+    c.assert_no_errors("browser");
 }
 
 /// Transfer and latency on any built site: `KBOOK_MEASURE_SITE=<site dir>
@@ -789,5 +619,5 @@ fn measure_lazy_search() {
         percentile(&warm, 0.95),
         warm.len()
     );
-    c.assert_no_console_errors();
+    c.assert_no_errors("browser");
 }

@@ -5,9 +5,7 @@
 //! Also: a truncated index, a newer index format and a stale module make the UI say that
 //! search is unavailable and the site must be rebuilt, while the page keeps working.
 
-mod common;
-
-use common::{Chromium, build_site, chromium, serve, url_encode, walk};
+use crate::common::{Chromium, build_site, chromium, serve, url_encode, walk};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
@@ -33,7 +31,7 @@ const PAYLOADS: [&str; 16] = [
 
 /// Markdown-level links and images. `javascript:`, `vbscript:` and `data:` links and script
 /// image sources, even disguised with a tab or a control character, are build errors (see
-/// tests/bad_input.rs), so the book carries only a `data:image/` image.
+/// tests/testsuite/bad_input.rs), so the book carries only a `data:image/` image.
 const MARKDOWN_LINKS: &str = "![img](data:image/gif;base64,R0lGODlhAQABAAAAACw=)\n";
 
 fn yaml_str(s: &str) -> String {

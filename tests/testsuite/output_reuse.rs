@@ -5,9 +5,7 @@
 
 #![cfg(unix)]
 
-mod common;
-
-use common::{build_site, leftovers, snapshot, walk, write_generated_book};
+use crate::common::{build_site, leftovers, snapshot, walk, write_generated_book};
 use std::collections::BTreeMap;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};

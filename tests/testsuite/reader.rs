@@ -7,9 +7,7 @@
 //! axe-core comes from npm, pinned in tests/a11y/package-lock.json; `cargo xtask test` runs
 //! `npm ci` there, and this test does too when node_modules is missing.
 
-mod common;
-
-use common::{Chromium, chromium, file_url, kbook, serve, url_encode};
+use crate::common::{Chromium, chromium, file_url, kbook, serve, url_encode};
 use headless_chrome::protocol::cdp::{Emulation, Input, Page};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

@@ -6,9 +6,7 @@
 
 #![cfg(target_os = "linux")]
 
-mod common;
-
-use common::{
+use crate::common::{
     build_command, build_site, leftovers, snapshot, try_walk, walk, write_generated_book,
 };
 use std::path::{Path, PathBuf};

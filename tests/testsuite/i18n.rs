@@ -4,9 +4,7 @@
 //! `<target>/screenshots/`), overrides from `[kbook.strings]`, and bad keys reported at their
 //! line.
 
-mod common;
-
-use common::{Chromium, chromium, kbook, kbook_command, serve, url_encode};
+use crate::common::{Chromium, chromium, kbook, kbook_command, serve, url_encode};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -2,9 +2,7 @@
 //! different working directories and with different environments gives byte-identical sites,
 //! and no file of the output names the build machine (paths, home, host name).
 
-mod common;
-
-use common::{copy_dir, kbook_command, snapshot};
+use crate::common::{copy_dir, kbook_command, snapshot};
 use std::path::Path;
 
 /// Copies the bundled book (book.toml and content/) to `to`.

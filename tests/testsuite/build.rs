@@ -1,8 +1,8 @@
 //! Integration tests: the real `kbook` binary on fixture books under `tests/fixtures/`.
 
-mod common;
-
-use common::{build_site as build, copy_dir, fixture, kbook_command as kbook, snapshot, walk};
+use crate::common::{
+    build_site as build, copy_dir, fixture, kbook_command as kbook, snapshot, walk,
+};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -592,4 +592,48 @@ fn search_reads_book_toml_as_the_build_does() {
     let o = search();
     assert!(!o.status.success(), "a bad book.toml was accepted");
     assert!(stderr(&o).contains("build-dri"), "{}", stderr(&o));
+}
+
+/// `symptoms`, the reader's words for a problem in any language, are searched and listed on
+/// the entry page; an entry without them finds nothing for those words.
+#[test]
+fn symptoms_are_searched_and_shown() {
+    let c = case("good");
+    let search = |q: &str| -> Vec<String> {
+        let o = kbook()
+            .args(["search", "--json", "--site"])
+            .arg(&c.out)
+            .arg(q)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(search("表情符号写不进去").is_empty());
+
+    let path = c.book.join("content/mysql/mysql-incorrect-string.md");
+    let text = std::fs::read_to_string(&path).unwrap().replacen(
+        "tags: [charset]",
+        "tags: [charset]\nsymptoms: [\"表情符号写不进去\", \"emoji turn into question marks\"]",
+        1,
+    );
+    std::fs::write(&path, text).unwrap();
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(search("表情符号写不进去")[0], "mysql-incorrect-string");
+    assert_eq!(search("question marks")[0], "mysql-incorrect-string");
+    let page = std::fs::read_to_string(c.out.join("mysql/mysql-incorrect-string.html")).unwrap();
+    assert!(
+        page.contains("<li>表情符号写不进去</li>")
+            && page.contains("emoji turn into question marks"),
+        "symptoms missing from the entry page"
+    );
 }

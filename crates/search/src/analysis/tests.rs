@@ -1,0 +1,305 @@
+use super::stem::{STEM_CACHE_ENTRIES, STEM_CACHE_WORD_BYTES};
+use super::*;
+use tantivy::tokenizer::{TokenStream, Tokenizer};
+
+fn texts(s: &str, a: Analyzer) -> Vec<String> {
+    analyze(s, a).into_iter().map(|t| t.text).collect()
+}
+
+fn parts(s: &str, a: Analyzer) -> Vec<String> {
+    analyze(s, a)
+        .into_iter()
+        .filter(|t| t.part)
+        .map(|t| t.text)
+        .collect()
+}
+
+#[test]
+fn splits_camel_case_and_keeps_whole() {
+    let t = texts("BatchUpdateException", Analyzer::Code);
+    assert_eq!(
+        t,
+        vec!["batch", "update", "exception", "batchupdateexception"]
+    );
+    assert_eq!(
+        parts("HTTPServerError S3Client", Analyzer::Code),
+        vec!["http", "server", "error", "s3", "client"]
+    );
+}
+
+#[test]
+fn splits_dotted_snake_kebab_and_colon() {
+    let t = texts("com.mysql.cj.jdbc", Analyzer::Code);
+    assert_eq!(t, vec!["com", "mysql", "cj", "jdbc", "com.mysql.cj.jdbc"]);
+    let t = texts("dhs:ListShard", Analyzer::Code);
+    assert!(t.contains(&"dhs:listshard".to_string()));
+    assert!(t.contains(&"listshard".to_string()));
+    assert!(t.contains(&"list".to_string()) && t.contains(&"shard".to_string()));
+    assert_eq!(
+        parts("MAX_POLL_RECORDS upsert-kafka", Analyzer::Code),
+        vec!["max", "poll", "records", "upsert", "kafka"]
+    );
+    assert!(texts("MAX_POLL_RECORDS", Analyzer::Code).contains(&"max_poll_records".to_string()));
+}
+
+#[test]
+fn positions_are_consecutive_over_parts() {
+    let toks = analyze("BatchUpdateException: Duplicate entry", Analyzer::Code);
+    let p: Vec<(String, usize)> = toks
+        .iter()
+        .filter(|t| t.part)
+        .map(|t| (t.text.clone(), t.pos))
+        .collect();
+    assert_eq!(
+        p.iter().map(|x| x.1).collect::<Vec<_>>(),
+        vec![0, 1, 2, 3, 4]
+    );
+    let whole = toks
+        .iter()
+        .find(|t| t.text == "batchupdateexception")
+        .unwrap();
+    assert_eq!(whole.pos, 0);
+    assert_eq!(
+        &"BatchUpdateException: Duplicate entry"[whole.from..whole.to],
+        "BatchUpdateException"
+    );
+}
+
+#[test]
+fn masks_values_in_signatures() {
+    let t = parts(
+        "Connection to 10.0.0.12:9092 failed after 3000 ms, id 123e4567-e89b-12d3-a456-426614174000 at 0xdeadbeef in '/tmp/x' file /var/lib/a.jar",
+        Analyzer::Sig,
+    );
+    assert_eq!(
+        t,
+        vec![
+            "connection",
+            "to",
+            "§ip",
+            "failed",
+            "after",
+            "§num",
+            "ms",
+            "id",
+            "§uuid",
+            "at",
+            "§hex",
+            "in",
+            "§str",
+            "file",
+            "§path"
+        ]
+    );
+    let esc = parts(
+        r"Incorrect string value: '\xF0\x9F\x98\x80' for column",
+        Analyzer::Sig,
+    );
+    assert_eq!(
+        esc,
+        vec!["incorrect", "string", "value", "§str", "for", "column"]
+    );
+    let esc = parts(r"value \xF0\x9F\x98 for", Analyzer::Sig);
+    assert_eq!(esc, vec!["value", "§hex", "for"]);
+    // Same masking on both sides: different values, same tokens.
+    assert_eq!(
+        parts("timeout after 30000 ms", Analyzer::Sig),
+        parts("timeout after 60000 ms", Analyzer::Sig)
+    );
+    // Apostrophes inside words are not quotes.
+    assert_eq!(
+        parts("doesn't exist", Analyzer::Sig),
+        vec!["doesn", "t", "exist"]
+    );
+}
+
+#[test]
+fn ident_keeps_codes_and_identifiers_only() {
+    let t = texts(
+        "ErrorMessage=Authorization Failed [4019], You have NO privilege'ODPS:***' ODPS-0130071 at line 12",
+        Analyzer::Ident,
+    );
+    assert!(t.contains(&"errormessage".to_string()));
+    assert!(t.contains(&"4019".to_string()));
+    assert!(t.contains(&"odps-0130071".to_string()));
+    assert!(t.contains(&"0130071".to_string()));
+    assert!(t.contains(&"no".to_string()));
+    assert!(!t.contains(&"failed".to_string()));
+    assert!(!t.contains(&"12".to_string()));
+    let t = texts(
+        "org.apache.kafka.common.errors.TimeoutException",
+        Analyzer::Ident,
+    );
+    assert_eq!(
+        t,
+        vec![
+            "org.apache.kafka.common.errors.timeoutexception",
+            "timeoutexception"
+        ]
+    );
+}
+
+#[test]
+fn whole_camel_case_word_is_normalised_like_a_typed_word() {
+    // A title's `ClickHouse` must meet a typed `clickhouse`, which prose analysis stems.
+    for (written, typed) in [("ClickHouse", "clickhouse"), ("OceanBase", "oceanbase")] {
+        let typed = texts(typed, Analyzer::Prose);
+        assert_eq!(typed.len(), 1);
+        assert!(
+            texts(written, Analyzer::Prose).contains(&typed[0]),
+            "{written} vs {typed:?}"
+        );
+    }
+    // Code keeps identifiers verbatim.
+    assert!(texts("ClickHouse", Analyzer::Code).contains(&"clickhouse".to_string()));
+}
+
+#[test]
+fn prose_stems_plain_words_only() {
+    let t = parts("Connections failing repeatedly", Analyzer::Prose);
+    assert_eq!(t, vec!["connect", "fail", "repeat"]);
+    // The whole identifier is kept, normalised as the same word typed in lowercase.
+    let whole = texts("batchupdateexception", Analyzer::Prose);
+    assert!(texts("BatchUpdateException", Analyzer::Prose).contains(&whole[0]));
+}
+
+#[test]
+fn token_stream_is_the_analysis_sorted_by_position() {
+    // Parts over MAX_PART_CHARS are skipped, so a segment's whole form can sit at the
+    // position of the next chunk's first part: the stream must order those exactly as a
+    // stable sort by (position, !part) of the analysis does.
+    let long = format!("A{}", "a".repeat(45));
+    let inputs = [
+        "BatchUpdateException: Duplicate entry com.mysql.cj.jdbc".to_string(),
+        format!("{long}{long} next"),
+        format!("x.{long}Foo.y z {long}{long}.Bar"),
+        "HTTPServerError S3Client dhs:ListShard MAX_POLL_RECORDS".to_string(),
+        r"Connection to 10.0.0.12:9092 failed 'x' \xF0\x9F at a.b.c:12".to_string(),
+    ];
+    for s in &inputs {
+        for a in [
+            Analyzer::Prose,
+            Analyzer::Code,
+            Analyzer::Sig,
+            Analyzer::Ident,
+        ] {
+            let mut expected = analyze(s, a);
+            expected.sort_by_key(|t| (t.pos, !t.part));
+            let expected: Vec<_> = expected
+                .into_iter()
+                .map(|t| (t.text, t.from, t.to, t.pos))
+                .collect();
+            let mut tokenizer = KbTokenizer(a);
+            let mut stream = tokenizer.token_stream(s);
+            let mut got = Vec::new();
+            while stream.advance() {
+                let t = stream.token();
+                assert_eq!(t.position_length, 1);
+                got.push((t.text.clone(), t.offset_from, t.offset_to, t.position));
+            }
+            assert_eq!(got, expected, "{s:?} {a:?}");
+        }
+    }
+}
+
+#[test]
+fn stem_cache_matches_the_stemmer_across_clears() {
+    let stemmer = frostem::Stemmer::new(frostem::Algorithm::English);
+    // Letters only (digits would split parts): enough distinct words to clear the cache.
+    let word = |n: usize| {
+        let mut w = String::from("run");
+        let mut n = n;
+        loop {
+            w.push(char::from(b'a' + (n % 26) as u8));
+            n /= 26;
+            if n == 0 {
+                break;
+            }
+        }
+        w.push_str("ing");
+        w
+    };
+    for round in 0..2 {
+        for n in (0..STEM_CACHE_ENTRIES + 100).step_by(if round == 0 { 1 } else { 97 }) {
+            let w = word(n);
+            assert_eq!(
+                texts(&w, Analyzer::Prose),
+                vec![stemmer.stem(&w).into_owned()]
+            );
+        }
+    }
+    // A whole CamelCase segment too long to cache is still stemmed.
+    let camel = format!("Run{}Connections", "Walking".repeat(7));
+    let lower = camel.to_lowercase();
+    assert!(lower.len() > STEM_CACHE_WORD_BYTES);
+    let whole = texts(&camel, Analyzer::Prose);
+    assert_eq!(whole.last(), Some(&stemmer.stem(&lower).into_owned()));
+}
+
+#[test]
+fn cjk_runs_are_bigrams_and_latin_runs_are_split_from_them() {
+    for a in [Analyzer::Prose, Analyzer::Code, Analyzer::Sig] {
+        let toks = analyze("作业无法进行增量同步", a);
+        let texts: Vec<&str> = toks.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "作业", "业无", "无法", "法进", "进行", "行增", "增量", "量同", "同步"
+            ],
+            "{a:?}"
+        );
+        assert!(toks.windows(2).all(|w| w[1].pos == w[0].pos + 1));
+        assert!(toks.iter().all(|t| t.part));
+    }
+    assert_eq!(
+        parts("mysql同步到hologres时", Analyzer::Prose),
+        ["mysql", "同步", "步到", "hologr", "时"]
+    );
+    // Full-width ASCII folds; full-width punctuation separates.
+    assert_eq!(
+        texts("ＭｙＳＱＬ，Kafka。", Analyzer::Code),
+        ["my", "sql", "mysql", "kafka"]
+    );
+    assert_eq!(parts("增量同步", Analyzer::Ident), Vec::<String>::new());
+    assert_eq!(parts("同步BatchUpdateException", Analyzer::Ident).len(), 1);
+    // Offsets point into the original text (for highlighting).
+    let t = analyze("ＭｙＳＱＬ同步", Analyzer::Prose);
+    let last = t.last().map(|t| (t.from, t.to));
+    assert_eq!(last, Some((15, 21)));
+}
+
+#[test]
+fn survives_hostile_text() {
+    for s in [
+        "",
+        "   ",
+        "!!!???...",
+        "\u{0}\u{1}\u{7f}",
+        "'''\"\"\"",
+        "\\x",
+        "\\xZZ",
+        "a\\",
+        "é",
+        "ß_ÄÖ",
+        "::::",
+        "日本語のテキスト",
+        "'unbalanced",
+        "\"",
+        "`",
+    ] {
+        for a in [
+            Analyzer::Prose,
+            Analyzer::Code,
+            Analyzer::Sig,
+            Analyzer::Ident,
+        ] {
+            let toks = analyze(s, a);
+            for t in toks {
+                assert!(t.from <= t.to && t.to <= s.len());
+                assert!(!t.text.is_empty());
+            }
+        }
+    }
+    let big = "x".repeat(100_000);
+    assert!(analyze(&big, Analyzer::Code).is_empty());
+}

@@ -1,0 +1,29 @@
+//! The block-split index: the packed index cut into fixed-size blocks that the browser fetches
+//! on demand, plus a small *head* (`head.rs`) that is always loaded.
+//!
+//! The packed bytes (`pack.rs`) are cut into blocks that never span two files:
+//! [`BLOCK_SIZE`] bytes, or [`STORE_BLOCK_SIZE`] in the document store (a search reads a few
+//! scattered documents, and small blocks keep that cheap). The head holds the packed header and
+//! file table, the length and checksum of every block, and the blocks Tantivy reads to open
+//! the index (recorded at build time by opening it through the same directory, so the set
+//! follows whatever the engine needs).
+//!
+//! Reading: a `BlockStore` holds the blocks loaded so far and a `BlockDirectory` serves
+//! Tantivy's reads from them; a read that touches a missing block fails and records which
+//! blocks were missing ([`crate::LazyIndex`] plans searches around that).
+
+mod directory;
+#[cfg(not(target_arch = "wasm32"))]
+mod split;
+mod store;
+
+pub use crate::head::HEAD_MAGIC;
+pub(crate) use directory::{BlockDirectory, Opened, open_directory};
+#[cfg(not(target_arch = "wasm32"))]
+pub use split::{BlockSet, split_packed};
+pub(crate) use store::BlockStore;
+
+/// Bytes per block (the last block may be shorter).
+pub const BLOCK_SIZE: usize = 32 * 1024;
+/// Bytes per block of the document store (`.store` files).
+pub const STORE_BLOCK_SIZE: usize = 4 * 1024;

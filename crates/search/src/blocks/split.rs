@@ -1,0 +1,135 @@
+//! Cutting a packed index into blocks and writing its head (native: the build).
+
+use super::directory::BlockDirectory;
+use super::store::BlockStore;
+use super::{BLOCK_SIZE, STORE_BLOCK_SIZE};
+use crate::SearchError;
+use crate::hash::word_hash64;
+use crate::head::encode_head;
+use crate::pack::{unpack, unpack_table};
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::sync::Arc;
+use tantivy::{Index, ReloadPolicy};
+
+fn corrupt(msg: impl Into<String>) -> SearchError {
+    SearchError::Corrupt(msg.into())
+}
+
+/// A block-split index as the build writes it.
+#[derive(Debug, Clone)]
+pub struct BlockSet {
+    /// The always-loaded part.
+    pub head: Vec<u8>,
+    /// Every block, in order (those in the head too: a stale head may ask for any).
+    pub blocks: Vec<Vec<u8>>,
+    /// Indices of the blocks the head carries.
+    pub preloaded: Vec<u32>,
+}
+
+/// Cuts a packed index into blocks and writes the head (native: the build).
+pub fn split_packed(packed: &[u8]) -> Result<BlockSet, SearchError> {
+    let files = unpack(packed)?;
+    let table_end = packed.len() - files.iter().map(|(_, d)| d.len()).sum::<usize>();
+    let mut regions: Vec<(Range<usize>, usize)> = unpack_table(&packed[..table_end], packed.len())?
+        .into_iter()
+        .map(|(name, r)| {
+            let size = if name.ends_with(".store") {
+                STORE_BLOCK_SIZE
+            } else {
+                BLOCK_SIZE
+            };
+            (r, size)
+        })
+        .collect();
+    regions.push((0..table_end, BLOCK_SIZE));
+    regions.sort_by_key(|(r, _)| r.start);
+    // Pass 1: plain cuts, to learn which bytes opening the index reads (file footers, the
+    // document store's skip index: the tails of files).
+    let blocks = cut_blocks(packed, &regions, &BTreeSet::new())?;
+    let (read, _) = reads_at_open(packed, table_end, &blocks)?;
+    // Pass 2: each file's read tail gets blocks of its own, so the head carries only it.
+    let mut cuts = BTreeSet::new();
+    for (r, _) in &regions {
+        if let Some(first) = read
+            .iter()
+            .filter(|x| x.start >= r.start && x.start < r.end)
+            .map(|x| x.start)
+            .min()
+        {
+            cuts.insert(first);
+        }
+    }
+    let blocks = cut_blocks(packed, &regions, &cuts)?;
+    let (_, preloaded) = reads_at_open(packed, table_end, &blocks)?;
+    let preloaded: Vec<u32> = preloaded.into_iter().collect();
+
+    let head = encode_head(&packed[..table_end], packed.len(), &blocks, &preloaded);
+    Ok(BlockSet {
+        head,
+        blocks,
+        preloaded,
+    })
+}
+
+/// Cuts each region into blocks of its size, also cutting at `cuts`.
+fn cut_blocks(
+    packed: &[u8],
+    regions: &[(Range<usize>, usize)],
+    cuts: &BTreeSet<usize>,
+) -> Result<Vec<Vec<u8>>, SearchError> {
+    let mut blocks: Vec<Vec<u8>> = Vec::new();
+    let mut at = 0;
+    for (r, size) in regions {
+        if r.start != at {
+            return Err(corrupt("files do not tile the packed index"));
+        }
+        let mut piece_start = r.start;
+        for cut in cuts.range(r.start + 1..r.end).copied().chain([r.end]) {
+            blocks.extend(packed[piece_start..cut].chunks(*size).map(<[u8]>::to_vec));
+            piece_start = cut;
+        }
+        at = r.end;
+    }
+    if at != packed.len() {
+        return Err(corrupt("files do not tile the packed index"));
+    }
+    Ok(blocks)
+}
+
+/// Opens the index over `blocks` as the browser does; returns the byte ranges read and the
+/// blocks they touch.
+fn reads_at_open(
+    packed: &[u8],
+    table_end: usize,
+    blocks: &[Vec<u8>],
+) -> Result<(Vec<Range<usize>>, BTreeSet<u32>), SearchError> {
+    let store = Arc::new(BlockStore::new(
+        &packed[..table_end],
+        packed.len(),
+        blocks.iter().map(|b| (b.len(), word_hash64(b))).collect(),
+    )?);
+    for (i, b) in blocks.iter().enumerate() {
+        store.add(i as u32, b.clone())?;
+    }
+    store.record_reads();
+    let dir = BlockDirectory::new(Arc::clone(&store))?;
+    let index = Index::open(dir)?;
+    let reader = index
+        .reader_builder()
+        .reload_policy(ReloadPolicy::Manual)
+        .num_warming_threads(0)
+        .try_into()?;
+    drop(reader.searcher());
+    let mut ranges = store.take_reads();
+    // meta.json is read when the directory is made, before recording starts.
+    if let Some(meta) = store.file("meta.json") {
+        ranges.push(meta.clone());
+    }
+    let blocks = ranges
+        .iter()
+        .filter(|r| r.start < r.end)
+        .flat_map(|r| store.block_of(r.start) as u32..=store.block_of(r.end - 1) as u32)
+        .collect();
+    Ok((ranges, blocks))
+}

@@ -1,0 +1,341 @@
+//! Searching an index whose blocks arrive on demand (the browser over http).
+//!
+//! [`LazyIndex`] plans a search in stages (term dictionaries, then postings/positions/field
+//! norms of the query's terms, then the stored documents of the candidates), each stage
+//! collecting every block it lacks, so the host fetches them in a few parallel rounds and
+//! calls again. Tantivy caches per-field readers and doc-store blocks only after a successful
+//! read, so a failed read leaves nothing half-initialised, and any search during which a read
+//! failed is discarded (even where the engine itself swallows the error) — results are never
+//! built from missing data.
+
+use crate::blocks::{BlockDirectory, BlockStore, Opened, open_directory};
+use crate::book::BookIndex;
+use crate::query::{build_query, filter_clauses};
+use crate::{SearchError, SearchOptions, SearchResults};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use tantivy::query::Query;
+use tantivy::schema::IndexRecordOption;
+use tantivy::{Index, Term};
+
+fn corrupt(msg: impl Into<String>) -> SearchError {
+    SearchError::Corrupt(msg.into())
+}
+
+/// What a lazy search produced.
+#[derive(Debug)]
+pub enum LazyOutcome {
+    /// The search ran on complete data.
+    Done(SearchResults),
+    /// These blocks are needed first: add them with [`LazyIndex::add_block`] and search again.
+    Need(Vec<u32>),
+}
+
+/// An index opened from a packed index (everything loaded) or from a head (blocks on demand).
+pub struct LazyIndex {
+    book: BookIndex,
+    lazy: Option<Planner>,
+}
+
+struct Planner {
+    store: Arc<BlockStore>,
+    /// A second reader over the same blocks: its failed reads only teach the plan.
+    reader: BookIndex,
+}
+
+impl std::fmt::Debug for LazyIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyIndex")
+            .field("book", &self.book)
+            .field("lazy", &self.lazy.is_some())
+            .finish()
+    }
+}
+
+impl LazyIndex {
+    /// Opens a packed index or a head.
+    pub fn open(bytes: Vec<u8>) -> Result<LazyIndex, SearchError> {
+        let Opened { dir, store } = open_directory(&bytes)?;
+        drop(bytes);
+        let book = BookIndex::from_index(&Index::open(dir)?)?;
+        let Some(store) = store else {
+            return Ok(LazyIndex { book, lazy: None });
+        };
+        let reader =
+            BookIndex::from_index(&Index::open(BlockDirectory::new(Arc::clone(&store))?)?)?;
+        let missing = store.take_missing();
+        if !missing.is_empty() {
+            return Err(corrupt("the head lacks blocks needed to open the index"));
+        }
+        Ok(LazyIndex {
+            book,
+            lazy: Some(Planner { store, reader }),
+        })
+    }
+
+    /// The underlying reader.
+    pub fn book(&self) -> &BookIndex {
+        &self.book
+    }
+
+    /// Number of blocks (0 when everything is loaded).
+    pub fn block_count(&self) -> usize {
+        self.lazy.as_ref().map_or(0, |p| p.store.block_count())
+    }
+
+    /// Whether block `i` is loaded (always true without blocks).
+    pub fn has_block(&self, i: u32) -> bool {
+        self.lazy.as_ref().is_none_or(|p| p.store.has(i))
+    }
+
+    /// Adds a fetched block (checked against the head's checksum).
+    pub fn add_block(&self, i: u32, bytes: Vec<u8>) -> Result<(), SearchError> {
+        match &self.lazy {
+            Some(p) => p.store.add(i, bytes),
+            None => Err(corrupt("this index is fully loaded")),
+        }
+    }
+
+    /// Searches, or says which blocks to fetch first.
+    pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<LazyOutcome, SearchError> {
+        let Some(plan) = &self.lazy else {
+            return self.book.search(query, opts).map(LazyOutcome::Done);
+        };
+        // Straight to the search when the blocks are there (a repeated or similar query); the
+        // staged plan only when a read found one missing.
+        plan.store.take_missing();
+        let result = self.book.search(query, opts);
+        let lacked = plan.store.take_missing();
+        if lacked.is_empty() {
+            return result.map(LazyOutcome::Done);
+        }
+        // What the search lacked, plus everything the staged plan finds missing up to the
+        // first stage that lacks data.
+        let mut need: BTreeSet<u32> = lacked.into_iter().collect();
+        need.extend(plan.stages(query, opts));
+        Ok(LazyOutcome::Need(need.into_iter().collect()))
+    }
+}
+
+impl Planner {
+    /// Runs the stages until one lacks blocks; returns them (empty: all data is loaded).
+    fn stages(&self, query: &str, opts: &SearchOptions) -> Vec<u32> {
+        // 1. Term dictionaries and document frequencies (query building reads them).
+        let built = build_query(query, &self.reader.searcher, &self.reader.kb, &opts.tuning);
+        let missing = self.store.take_missing();
+        if !missing.is_empty() || built.clauses.is_empty() {
+            return missing;
+        }
+        // 2. Postings, positions and field norms of every term, in one pass.
+        let filters = filter_clauses(&self.reader.kb, opts);
+        let mut terms: Vec<(Term, bool)> = Vec::new();
+        for f in &filters {
+            f.query_terms(&mut |t, positions| terms.push((t.clone(), positions)));
+        }
+        for c in &built.clauses {
+            c.query
+                .query_terms(&mut |t, positions| terms.push((t.clone(), positions)));
+        }
+        for reader in self.reader.searcher.segment_readers() {
+            let mut fields = BTreeSet::new();
+            for (term, positions) in &terms {
+                fields.insert(term.field());
+                let Ok(inv) = reader.inverted_index(term.field()) else {
+                    continue;
+                };
+                let Ok(Some(info)) = inv.get_term_info(term) else {
+                    continue;
+                };
+                let option = if *positions {
+                    IndexRecordOption::WithFreqsAndPositions
+                } else {
+                    IndexRecordOption::WithFreqs
+                };
+                let _ = inv.read_postings_from_terminfo(&info, option);
+            }
+            for field in fields {
+                let _ = reader.get_fieldnorms_reader(field);
+            }
+        }
+        let missing = self.store.take_missing();
+        if !missing.is_empty() {
+            return missing;
+        }
+        // 3. The stored documents of the shown hits (a reader's version only reorders them):
+        // the real search reads every one even when one is missing, so this stage learns
+        // exactly their document-store blocks.
+        let _ = self.reader.search(query, opts);
+        self.store.take_missing()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::EntryDoc;
+    use crate::blocks::{BlockSet, split_packed};
+
+    fn docs(n: usize) -> Vec<EntryDoc> {
+        let words = [
+            "checkpoint",
+            "timeout",
+            "kafka",
+            "offset",
+            "commit",
+            "jdbc",
+            "batch",
+            "sink",
+            "schema",
+            "registry",
+            "avro",
+            "parquet",
+            "watermark",
+            "backpressure",
+            "rocksdb",
+        ];
+        (0..n)
+            .map(|i| {
+                let w = |k: usize| words[(i * 7 + k * 3) % words.len()];
+                EntryDoc {
+                    id: format!("entry-{i}"),
+                    url: format!("c{}/entry-{i}.html", i % 5),
+                    title: format!("{} {} fails ({i})", w(1), w(2)),
+                    connector: format!("c{}", i % 5),
+                    kind: "error".into(),
+                    errors: vec![format!(
+                        "Caused by: {}Exception: {} {} code{i}",
+                        w(3),
+                        w(4),
+                        w(5)
+                    )],
+                    body: format!("{} {} {} body text number{i} ", w(6), w(7), w(8)).repeat(40),
+                    ..Default::default()
+                }
+            })
+            .collect()
+    }
+
+    fn run(lazy: &LazyIndex, set: &BlockSet, q: &str, fetched: &mut usize) -> SearchResults {
+        for _ in 0..16 {
+            match lazy.search(q, &SearchOptions::default()).unwrap() {
+                LazyOutcome::Done(r) => return r,
+                LazyOutcome::Need(need) => {
+                    assert!(!need.is_empty());
+                    for i in need {
+                        *fetched += 1;
+                        lazy.add_block(i, set.blocks[i as usize].clone()).unwrap();
+                    }
+                }
+            }
+        }
+        panic!("no result after 16 rounds for {q:?}");
+    }
+
+    #[test]
+    fn lazy_search_matches_full_and_fetches_some_blocks() {
+        let packed = crate::build_packed_index(&docs(2000)).unwrap();
+        let set = split_packed(&packed).unwrap();
+        assert!(set.blocks.len() > 20, "{} blocks", set.blocks.len());
+        let full = BookIndex::open(packed).unwrap();
+        let lazy = LazyIndex::open(set.head.clone()).unwrap();
+        assert!(lazy.block_count() == set.blocks.len());
+        let mut fetched = 0;
+        for q in [
+            "checkpoint timeout",
+            "Caused by: kafkaException: offset commit code17",
+            "rocksdb backpressure watermark",
+            "\"body text\"",
+            "chekpoint",
+            "",
+        ] {
+            let got = run(&lazy, &set, q, &mut fetched);
+            let want = full.search(q, &SearchOptions::default()).unwrap();
+            let ids = |r: &SearchResults| r.hits.iter().map(|h| h.id.clone()).collect::<Vec<_>>();
+            assert_eq!(ids(&got), ids(&want), "{q:?}");
+            assert_eq!(
+                got.hits.first().map(|h| h.snippet.text.clone()),
+                want.hits.first().map(|h| h.snippet.text.clone())
+            );
+        }
+        assert!(
+            fetched < set.blocks.len(),
+            "fetched {fetched} of {}",
+            set.blocks.len()
+        );
+    }
+
+    #[test]
+    fn damaged_heads_and_blocks_are_errors() {
+        let packed = crate::build_packed_index(&docs(50)).unwrap();
+        let set = split_packed(&packed).unwrap();
+        for cut in [0, 7, 40, set.head.len() / 2, set.head.len() - 1] {
+            assert!(LazyIndex::open(set.head[..cut].to_vec()).is_err());
+        }
+        let mut bad = set.head.clone();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        assert!(LazyIndex::open(bad).is_err());
+        let lazy = LazyIndex::open(set.head.clone()).unwrap();
+        let mut block = set.blocks[0].clone();
+        block[3] ^= 1;
+        assert!(lazy.add_block(0, block).is_err());
+        assert!(lazy.add_block(u32::MAX, vec![1]).is_err());
+        assert!(lazy.add_block(0, Vec::new()).is_err());
+    }
+}
+
+/// Transfer per search on a built site: `KBOOK_SITE=<site dir> cargo test -p kbook-search
+/// --lib lazy::measure -- --ignored --nocapture` (queries from `KBOOK_QUERIES`, one a line).
+#[cfg(test)]
+mod measure {
+    use super::*;
+
+    #[test]
+    #[ignore = "measurement on a built site"]
+    fn measure() {
+        let Some(site) = std::env::var_os("KBOOK_SITE") else {
+            return;
+        };
+        let search = std::path::Path::new(&site).join("search");
+        let mut head = None;
+        let mut blocks_dir = None;
+        for e in std::fs::read_dir(&search).unwrap() {
+            let p = e.unwrap().path();
+            let n = p.file_name().unwrap().to_string_lossy().to_string();
+            if n.ends_with(".head") {
+                head = Some(p.clone());
+            }
+            if n.starts_with("blocks.") {
+                blocks_dir = Some(p.clone());
+            }
+        }
+        let head = std::fs::read(head.unwrap()).unwrap();
+        let dir = blocks_dir.unwrap();
+        let lazy = LazyIndex::open(head.clone()).unwrap();
+        eprintln!("head {} B, {} blocks", head.len(), lazy.block_count());
+        let queries = std::fs::read_to_string(std::env::var("KBOOK_QUERIES").unwrap()).unwrap();
+        for q in queries.lines().filter(|l| !l.trim().is_empty()) {
+            let (mut rounds, mut n, mut bytes) = (0, 0, 0);
+            let t = std::time::Instant::now();
+            loop {
+                match lazy.search(q, &SearchOptions::default()).unwrap() {
+                    LazyOutcome::Done(_) => break,
+                    LazyOutcome::Need(need) => {
+                        rounds += 1;
+                        for i in need {
+                            let b = std::fs::read(dir.join(format!("{i}.bin"))).unwrap();
+                            n += 1;
+                            bytes += b.len();
+                            lazy.add_block(i, b).unwrap();
+                        }
+                    }
+                }
+            }
+            eprintln!(
+                "{rounds} rounds, {n} blocks, {bytes} B, {:?}: {}",
+                t.elapsed(),
+                q.chars().take(60).collect::<String>()
+            );
+        }
+    }
+}

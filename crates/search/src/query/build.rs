@@ -1,0 +1,187 @@
+//! Building the query, one function per stage: field boosts, the query words and their
+//! weights ([`super::words`]), the rarity cut, then the clauses ([`super::clauses`]) and what
+//! the result assembly needs besides.
+
+use super::clauses::{
+    Stage, pair_clauses, prefix_clauses, quoted_clauses, term_clause, term_clauses, typo_clauses,
+};
+use super::text::{clamp_input, is_plain_words, is_stopword, unfinished_last_word};
+use super::words::{
+    DfCache, candidates, drop_function_words, known_candidates, rank_words,
+    weigh_connector_mentions,
+};
+use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
+use crate::analysis::analyze;
+use crate::paste::{LineRole, Paste, split_paste};
+use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
+use std::collections::HashMap;
+use tantivy::Searcher;
+
+/// Lines of a paste compared with the top entry's error texts (for confidence).
+const MAX_SIG_LINES: usize = 64;
+/// Short queries get typo tolerance.
+const SHORT_QUERY_WORDS: usize = 6;
+
+/// Builds the query for `text`.
+pub(crate) fn build_query(
+    text: &str,
+    searcher: &Searcher,
+    kb: &KbSchema,
+    tuning: &Tuning,
+) -> BuiltQuery {
+    let text = clamp_input(text);
+    if tuning.plain_bm25 {
+        return build_plain_bm25(&text, kb);
+    }
+    let n = searcher.num_docs().max(1);
+    let mut dfc = DfCache::new(searcher, kb);
+    let paste = split_paste(&text);
+    let stage = Stage {
+        kb,
+        tuning,
+        boosts: field_boosts(&paste, tuning),
+    };
+    let (surfaces, mut cands) = candidates(&paste, tuning);
+    if tuning.connector_mentions {
+        weigh_connector_mentions(&mut cands, &surfaces, searcher, kb, tuning);
+    }
+    let (mut cands, unknown_surfaces) = known_candidates(cands, surfaces.len(), &mut dfc);
+    if tuning.stopwords {
+        drop_function_words(&mut cands, &surfaces);
+    }
+    let ranked = rank_words(&mut cands, &surfaces, n, tuning);
+
+    let mut clauses: Vec<Clause> = Vec::new();
+    let mut field_terms: [HashMap<String, f32>; 6] = Default::default();
+    term_clauses(&stage, &cands, &ranked, n, &mut clauses, &mut field_terms);
+    if tuning.phrase_pairs
+        && let Some(root) = paste.root_cause.and_then(|r| paste.lines.get(r))
+    {
+        pair_clauses(&stage, root.text, &mut dfc, &mut clauses);
+    }
+    quoted_clauses(&stage, &text, &mut dfc, &mut clauses, &mut field_terms);
+    let short = is_short_query(&paste);
+    if tuning.typo_tolerance && short {
+        typo_clauses(&stage, &surfaces, &unknown_surfaces, &mut clauses);
+    }
+    if tuning.prefix_last_word
+        && short
+        && let Some(word) = unfinished_last_word(&text)
+    {
+        prefix_clauses(&stage, &word, &mut clauses);
+    }
+
+    let kept: Vec<(String, f32)> = surfaces
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let score = if ranked.keep[i] {
+                ranked.surface_score[i]
+            } else {
+                0.0
+            };
+            (s.clone(), score)
+        })
+        .collect();
+    BuiltQuery {
+        clauses,
+        surfaces: kept,
+        field_terms,
+        sig_lines: sig_lines(&paste),
+        known_share: known_share(&surfaces, &unknown_surfaces),
+    }
+}
+
+/// The field boosts for this query. Typed words are matched against what entries are about
+/// (titles, bodies) more than against verbatim error strings, which are there for pasted
+/// errors.
+fn field_boosts(paste: &Paste<'_>, tuning: &Tuning) -> [f32; 6] {
+    let mut boosts = tuning.field_boosts;
+    if tuning.query_intent && is_plain_words(paste) {
+        boosts[F_SIG] = boosts[F_SIG].min(tuning.plain_sig_boost);
+    }
+    boosts
+}
+
+/// Whether the query is one line of few words (typo tolerance and prefix matching apply).
+fn is_short_query(paste: &Paste<'_>) -> bool {
+    let word_count = paste
+        .lines
+        .iter()
+        .map(|l| l.text.split_whitespace().count())
+        .sum::<usize>();
+    paste.lines.len() == 1 && word_count <= SHORT_QUERY_WORDS
+}
+
+/// The signature-analyzed parts of the message and context lines (not frames), for
+/// confidence.
+fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
+    paste
+        .lines
+        .iter()
+        .filter(|l| l.role != LineRole::Frame)
+        .take(MAX_SIG_LINES)
+        .map(|l| {
+            analyze(
+                crate::paste::message_part(l.text),
+                TEXT_FIELDS[F_SIG].analyzer,
+            )
+            .into_iter()
+            .filter(|t| t.part)
+            .map(|t| t.text)
+            .collect()
+        })
+        .collect()
+}
+
+/// Share of the query's content words (not function words) that occur in the book.
+fn known_share(surfaces: &[String], unknown_surfaces: &[bool]) -> f32 {
+    let content_words: Vec<bool> = surfaces
+        .iter()
+        .map(|w| !is_stopword(w) && w.chars().any(char::is_alphabetic))
+        .collect();
+    let words = content_words.iter().filter(|c| **c).count();
+    let known = (0..surfaces.len())
+        .filter(|&i| content_words[i] && !unknown_surfaces[i])
+        .count();
+    if words > 0 {
+        known as f32 / words as f32
+    } else {
+        0.0
+    }
+}
+
+/// The baseline query: each distinct prose word of the text as a SHOULD term clause on title
+/// and body, boost 1 (capped at `MAX_TERMS_UNCUT` words, in text order).
+fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
+    let mut clauses = Vec::new();
+    let mut surfaces: Vec<(String, f32)> = Vec::new();
+    let mut field_terms: [HashMap<String, f32>; 6] = Default::default();
+    for tok in analyze(text, TEXT_FIELDS[F_BODY].analyzer) {
+        if surfaces.iter().any(|(s, _)| *s == tok.text) {
+            continue;
+        }
+        if surfaces.len() >= MAX_TERMS_UNCUT {
+            break;
+        }
+        let s = surfaces.len();
+        for fi in [F_TITLE, F_BODY] {
+            clauses.push(Clause {
+                query: term_clause(kb, fi, &tok.text, 1.0),
+                field: fi,
+                kind: ClauseKind::Term,
+                label: tok.text.clone(),
+                surface: Some(s),
+            });
+            field_terms[fi].insert(tok.text.clone(), 1.0);
+        }
+        surfaces.push((tok.text, 1.0));
+    }
+    BuiltQuery {
+        clauses,
+        surfaces,
+        field_terms,
+        sig_lines: Vec::new(),
+        known_share: 1.0,
+    }
+}

@@ -1,0 +1,249 @@
+//! The clauses of the built query: terms of the kept words, root-cause pairs, quoted
+//! phrases, typo and prefix matches.
+
+use super::text::{is_mask, is_stopword, quoted_spans};
+use super::words::{Candidate, DfCache, Ranked, idf};
+use super::{Clause, ClauseKind, Tuning};
+use crate::analysis::{Tok, analyze};
+use crate::schema::{F_BODY, F_CODE, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
+use std::collections::HashMap;
+use tantivy::Term;
+use tantivy::query::{BoostQuery, FuzzyTermQuery, PhraseQuery, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
+
+const MAX_PAIRS: usize = 24;
+/// Slop of word pairs in prose fields: up to two words between, or the two words swapped.
+const PAIR_SLOP: u32 = 2;
+
+/// What the clause stages share: the schema, the tuning and this query's field boosts.
+pub(super) struct Stage<'a> {
+    pub kb: &'a KbSchema,
+    pub tuning: &'a Tuning,
+    pub boosts: [f32; 6],
+}
+
+pub(super) fn term_clause(kb: &KbSchema, field: usize, text: &str, boost: f32) -> Box<dyn Query> {
+    let term = Term::from_field_text(kb.text[field], text);
+    Box::new(BoostQuery::new(
+        Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)),
+        boost,
+    ))
+}
+
+fn phrase_clause(
+    kb: &KbSchema,
+    field: usize,
+    words: &[String],
+    boost: f32,
+) -> Option<Box<dyn Query>> {
+    // PhraseQuery asserts at least two terms.
+    if words.len() < 2 {
+        return None;
+    }
+    let terms: Vec<Term> = words
+        .iter()
+        .map(|w| Term::from_field_text(kb.text[field], w))
+        .collect();
+    Some(Box::new(BoostQuery::new(
+        Box::new(PhraseQuery::new(terms)),
+        boost,
+    )))
+}
+
+/// One term clause per kept candidate, boosted by field, weight and (with `shared_idf`) the
+/// word's shared idf.
+pub(super) fn term_clauses(
+    stage: &Stage<'_>,
+    cands: &[Candidate],
+    ranked: &Ranked,
+    n: u64,
+    clauses: &mut Vec<Clause>,
+    field_terms: &mut [HashMap<String, f32>; 6],
+) {
+    let tuning = stage.tuning;
+    let word_df = |c: &Candidate| {
+        if tuning.shared_idf {
+            ranked.surface_df[c.surface]
+        } else {
+            c.df
+        }
+    };
+    for c in cands.iter().filter(|c| ranked.keep[c.surface]) {
+        // Tantivy scores with the field's own idf; rescale it to the word's shared idf.
+        let idf_scale = if tuning.shared_idf {
+            let own = idf(c.df, n).max(f32::EPSILON);
+            let mix = tuning.shared_idf_mix.clamp(0.0, 1.0);
+            (mix * idf(word_df(c), n) + (1.0 - mix) * own) / own
+        } else {
+            1.0
+        };
+        let boost = stage.boosts[c.field] * c.weight * idf_scale;
+        clauses.push(Clause {
+            query: term_clause(stage.kb, c.field, &c.text, boost),
+            field: c.field,
+            kind: ClauseKind::Term,
+            label: c.text.clone(),
+            surface: Some(c.surface),
+        });
+        field_terms[c.field].insert(c.text.clone(), c.weight * idf(word_df(c), n));
+    }
+}
+
+/// Phrase pairs from the root-cause line (for a question, the question itself): adjacent
+/// parts that both occur in the field. With `word_pairs`, function words are skipped and
+/// prose fields allow a little slop, so "partitions of a kafka topic" still pairs
+/// "partitions" with "kafka topic" and "topic partitions".
+pub(super) fn pair_clauses(
+    stage: &Stage<'_>,
+    root: &str,
+    dfc: &mut DfCache<'_>,
+    clauses: &mut Vec<Clause>,
+) {
+    let (kb, tuning) = (stage.kb, stage.tuning);
+    for fi in [F_SIG, F_TITLE, F_BODY] {
+        let prose = fi != F_SIG;
+        let parts: Vec<Tok> = analyze(root, TEXT_FIELDS[fi].analyzer)
+            .into_iter()
+            .filter(|t| t.part)
+            .filter(|t| {
+                !tuning.word_pairs
+                    || !root
+                        .get(t.from..t.to)
+                        .is_some_and(|w| is_stopword(&w.to_lowercase()))
+            })
+            .collect();
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for w in parts.windows(2) {
+            if seen.len() >= MAX_PAIRS {
+                break;
+            }
+            let (a, b) = (&w[0], &w[1]);
+            if (!tuning.word_pairs && b.pos != a.pos + 1)
+                || (is_mask(&a.text) && is_mask(&b.text))
+                || a.text == b.text
+            {
+                continue;
+            }
+            let key = (a.text.clone(), b.text.clone());
+            if seen.contains(&key) || dfc.df(fi, &a.text) == 0 || dfc.df(fi, &b.text) == 0 {
+                continue;
+            }
+            seen.push(key);
+            // Prose: the two words within PAIR_SLOP; signatures: exactly as in the paste.
+            let (gap, slop) = if tuning.word_pairs && prose {
+                (1, PAIR_SLOP)
+            } else {
+                (b.pos.saturating_sub(a.pos).max(1), 0)
+            };
+            let terms = vec![
+                (0, Term::from_field_text(kb.text[fi], &a.text)),
+                (gap, Term::from_field_text(kb.text[fi], &b.text)),
+            ];
+            let q = PhraseQuery::new_with_offset_and_slop(terms, slop);
+            clauses.push(Clause {
+                query: Box::new(BoostQuery::new(
+                    Box::new(q),
+                    stage.boosts[fi] * tuning.pair_boost,
+                )),
+                field: fi,
+                kind: ClauseKind::Pair,
+                label: format!("\"{} {}\"", a.text, b.text),
+                surface: None,
+            });
+        }
+    }
+}
+
+/// Quoted text is a phrase (a strong SHOULD: a pasted line may contain quotes too).
+pub(super) fn quoted_clauses(
+    stage: &Stage<'_>,
+    text: &str,
+    dfc: &mut DfCache<'_>,
+    clauses: &mut Vec<Clause>,
+    field_terms: &mut [HashMap<String, f32>; 6],
+) {
+    for q in quoted_spans(text) {
+        for fi in [F_SIG, F_TITLE, F_BODY, F_CODE] {
+            let words: Vec<String> = analyze(q, TEXT_FIELDS[fi].analyzer)
+                .into_iter()
+                .filter(|t| t.part)
+                .map(|t| t.text)
+                .collect();
+            if words.len() < 2 || words.iter().any(|w| dfc.df(fi, w) == 0) {
+                continue;
+            }
+            for w in &words {
+                field_terms[fi].entry(w.clone()).or_insert(0.0);
+            }
+            let boost = stage.boosts[fi] * stage.tuning.quoted_boost;
+            if let Some(query) = phrase_clause(stage.kb, fi, &words, boost) {
+                clauses.push(Clause {
+                    query,
+                    field: fi,
+                    kind: ClauseKind::Quoted,
+                    label: format!("\"{}\"", words.join(" ")),
+                    surface: None,
+                });
+            }
+        }
+    }
+}
+
+/// Typo tolerance: one-edit fuzzy clauses for words of 5+ letters that match nothing.
+pub(super) fn typo_clauses(
+    stage: &Stage<'_>,
+    surfaces: &[String],
+    unknown_surfaces: &[bool],
+    clauses: &mut Vec<Clause>,
+) {
+    for (s, surface) in surfaces.iter().enumerate() {
+        if !unknown_surfaces[s]
+            || surface.chars().count() < 5
+            || !surface.chars().all(char::is_alphabetic)
+        {
+            continue;
+        }
+        for fi in [F_SIG, F_TITLE, F_BODY] {
+            for tok in analyze(surface, TEXT_FIELDS[fi].analyzer) {
+                let term = Term::from_field_text(stage.kb.text[fi], &tok.text);
+                let q = FuzzyTermQuery::new(term, 1, true);
+                let boost = stage.boosts[fi] * 0.5;
+                clauses.push(Clause {
+                    query: Box::new(BoostQuery::new(Box::new(q), boost)),
+                    field: fi,
+                    kind: ClauseKind::Fuzzy,
+                    label: format!("~{}", tok.text),
+                    surface: None,
+                });
+            }
+        }
+    }
+}
+
+/// Search as you type: the unfinished last `word` of a short query is also a prefix (`kafka
+/// offs` finds "offsets"). The clause scores a constant, so a finished word gains only a
+/// little from it (measured neutral on the labelled sets). Prose fields hold stems, so the
+/// prefix is the word's stem there.
+pub(super) fn prefix_clauses(stage: &Stage<'_>, word: &str, clauses: &mut Vec<Clause>) {
+    for fi in [F_SIG, F_TITLE, F_BODY] {
+        let Some(prefix) = analyze(word, TEXT_FIELDS[fi].analyzer)
+            .into_iter()
+            .find(|t| t.part)
+            .map(|t| t.text)
+        else {
+            continue;
+        };
+        let term = Term::from_field_text(stage.kb.text[fi], &prefix);
+        let q = FuzzyTermQuery::new_prefix(term, 0, true);
+        clauses.push(Clause {
+            query: Box::new(BoostQuery::new(
+                Box::new(q),
+                stage.boosts[fi] * stage.tuning.prefix_boost,
+            )),
+            field: fi,
+            kind: ClauseKind::Fuzzy,
+            label: format!("{prefix}*"),
+            surface: None,
+        });
+    }
+}

@@ -1,0 +1,175 @@
+//! Reading the query text: cutting long input, quoted spans, function words, typed words
+//! versus pasted errors, and the word a reader may still be typing.
+
+use crate::script::is_cjk;
+
+/// Input beyond this many bytes is cut (head and tail are kept: the root cause is often last).
+const MAX_QUERY_BYTES: usize = 256 * 1024;
+const MAX_QUOTED: usize = 8;
+
+/// Cuts very long input to its head and tail on char boundaries.
+pub(super) fn clamp_input(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= MAX_QUERY_BYTES {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let half = MAX_QUERY_BYTES / 2;
+    let mut head_end = half;
+    while !text.is_char_boundary(head_end) {
+        head_end -= 1;
+    }
+    let mut tail_start = text.len() - half;
+    while !text.is_char_boundary(tail_start) {
+        tail_start += 1;
+    }
+    std::borrow::Cow::Owned(format!("{}\n{}", &text[..head_end], &text[tail_start..]))
+}
+
+/// `"..."` spans of the query (balanced, on one line); unbalanced quotes are ignored.
+pub(super) fn quoted_spans(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut rest = line;
+        while let Some(a) = rest.find('"') {
+            let after = &rest[a + 1..];
+            match after.find('"') {
+                Some(b) => {
+                    let inner = after[..b].trim();
+                    if !inner.is_empty() && out.len() < MAX_QUOTED {
+                        out.push(inner);
+                    }
+                    rest = &after[b + 1..];
+                }
+                None => break,
+            }
+        }
+    }
+    out
+}
+
+/// One or two digits (`node 1`, `row 0`): counters and ids, never what an entry is about.
+/// Error codes have more (`1366`, `4019`).
+pub(super) fn is_short_number(t: &str) -> bool {
+    t.len() <= 2 && t.bytes().all(|b| b.is_ascii_digit())
+}
+
+pub(super) fn is_mask(t: &str) -> bool {
+    t.starts_with('§')
+}
+
+/// English function words and question words. They say how a question is asked, not what it
+/// is about, so they never become term clauses (unless nothing else is left). Negations
+/// (`no`, `not`, `cannot`) are not here: they matter in error messages.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as",
+    "at", "be", "because", "been", "before", "being", "both", "but", "by", "can", "could", "did",
+    "do", "does", "doing", "done", "during", "each", "else", "even", "ever", "for", "from", "get",
+    "gets", "getting", "got", "had", "has", "have", "having", "he", "her", "here", "him", "his",
+    "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "let", "like", "may",
+    "me", "might", "more", "most", "much", "must", "my", "myself", "now", "of", "on", "once",
+    "only", "or", "other", "our", "out", "over", "own", "please", "same", "she", "should", "so",
+    "some", "still", "such", "than", "that", "the", "their", "them", "then", "there", "these",
+    "they", "this", "those", "through", "to", "too", "under", "until", "up", "us", "very", "was",
+    "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with",
+    "would", "you", "your",
+];
+
+/// Whether the query is typed words (a question or keywords), not a pasted error: one line,
+/// no error punctuation (`:`, `=`, brackets, quotes) and no identifiers (dotted, snake_case,
+/// CamelCase, codes with digits). All-caps words (`PRIMARY KEY`) may appear in questions.
+pub(super) fn is_plain_words(paste: &crate::paste::Paste<'_>) -> bool {
+    let [line] = paste.lines.as_slice() else {
+        return false;
+    };
+    if line
+        .text
+        .contains([':', '=', '[', ']', '(', ')', '{', '}', '<', '>', '"', '`'])
+    {
+        return false;
+    }
+    line.text.split_whitespace().all(|w| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+        let all_caps = letters > 0 && w.chars().all(|c| !c.is_lowercase());
+        let identifier = w.contains(['.', '_', '$', '/', '\\'])
+            || (letters > 0 && w.chars().any(|c| c.is_ascii_digit()))
+            || (!all_caps && w.chars().skip(1).any(char::is_uppercase));
+        !identifier
+    })
+}
+
+/// The last word of `text`, lowercased, when it may be unfinished: at least 3 letters, only
+/// letters, and nothing (no space, no punctuation) after it.
+pub(super) fn unfinished_last_word(text: &str) -> Option<String> {
+    let start = text
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !c.is_alphanumeric())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let word = &text[start..];
+    // CJK text has no word ends to complete: its bigrams already match inside words.
+    (word.chars().count() >= 3 && word.chars().all(|c| c.is_alphabetic() && !is_cjk(c)))
+        .then(|| word.to_lowercase())
+}
+
+/// Whether a query word is a function or question word.
+pub(super) fn is_stopword(word: &str) -> bool {
+    STOPWORDS.binary_search(&word).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paste::split_paste;
+
+    #[test]
+    fn quoted_spans_ignore_unbalanced() {
+        assert_eq!(quoted_spans(r#"foo "bar baz" qux "open"#), vec!["bar baz"]);
+        assert!(quoted_spans(r#"""""#).is_empty());
+        assert!(quoted_spans("\"\n\"").is_empty());
+    }
+
+    #[test]
+    fn stopwords_are_sorted_and_spare_negations() {
+        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(is_stopword("how") && is_stopword("the") && is_stopword("does"));
+        for w in ["no", "not", "cannot", "kafka", "timeout"] {
+            assert!(!is_stopword(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn plain_words_versus_pasted_errors() {
+        let plain = |q: &str| is_plain_words(&split_paste(q));
+        assert!(plain(
+            "does flink detect new kafka partitions automatically"
+        ));
+        assert!(plain("should I declare the id as PRIMARY KEY for RDS?"));
+        assert!(plain("I can't find any files"));
+        assert!(!plain("ErrorMessage=Authorization Failed [4019]"));
+        assert!(!plain("java.lang.OutOfMemoryError: Java heap space"));
+        assert!(!plain("sls batchGetSize oom"));
+        assert!(!plain("max_poll_records too small"));
+        assert!(!plain("Caused by: x\n\tat a.b.C.m(C.java:1)"));
+        assert!(!plain(""));
+    }
+
+    #[test]
+    fn unfinished_last_word_needs_nothing_after_it() {
+        assert_eq!(unfinished_last_word("kafka offs").as_deref(), Some("offs"));
+        assert_eq!(unfinished_last_word("Rebal").as_deref(), Some("rebal"));
+        assert_eq!(unfinished_last_word("kafka offs "), None);
+        assert_eq!(unfinished_last_word("kafka offsets?"), None);
+        assert_eq!(unfinished_last_word("kafka of"), None);
+        assert_eq!(unfinished_last_word("error 4019"), None);
+        assert_eq!(unfinished_last_word(""), None);
+        assert_eq!(unfinished_last_word("schéma").as_deref(), Some("schéma"));
+    }
+
+    #[test]
+    fn clamp_keeps_head_and_tail_on_char_boundaries() {
+        let s = "é".repeat(MAX_QUERY_BYTES);
+        let c = clamp_input(&s);
+        assert!(c.len() <= MAX_QUERY_BYTES + 1);
+        assert!(c.starts_with('é') && c.ends_with('é'));
+    }
+}

@@ -1,0 +1,137 @@
+//! The ranking switches and constants.
+
+use crate::schema::TEXT_FIELDS;
+
+/// Ranking switches and constants. Defaults are the shipped ranking; switching a part off is
+/// for ablations (`kbook eval`) and debugging.
+#[derive(Debug, Clone)]
+pub struct Tuning {
+    /// The baseline: plain BM25, every query word OR-ed over title and body with the prose
+    /// analyzer, no other part (see [`Tuning::plain_bm25`]).
+    pub plain_bm25: bool,
+    /// Classify paste lines (messages, frames, prefixes); off: every line weighs 1.
+    pub paste_splitting: bool,
+    /// Keep only the `max_terms` most informative query words (weight × idf).
+    pub rarity_cut: bool,
+    /// Also drop terms found in more than half of the entries (off: measured worse).
+    pub common_cut: bool,
+    /// Phrase clauses for adjacent pairs of the root-cause line.
+    pub phrase_pairs: bool,
+    /// One-edit fuzzy matching for unknown words of 5+ letters in short queries.
+    pub typo_tolerance: bool,
+    /// Drop function and question words (`how`, `the`, `does`) from the term clauses.
+    pub stopwords: bool,
+    /// Score each query word by its best field (plus `field_tie` of the others) instead of
+    /// summing every field it matches: a word found in five fields is still one word.
+    pub field_dismax: bool,
+    /// Score a word with one idf in every field (its largest document frequency over fields).
+    pub shared_idf: bool,
+    /// How much of the shared idf replaces a field's own idf (0: none, 1: all).
+    pub shared_idf_mix: f32,
+    /// Lower the signature boost to `plain_sig_boost` for typed words (see `is_plain_words`).
+    pub query_intent: bool,
+    /// Signature boost for typed-word queries.
+    pub plain_sig_boost: f32,
+    /// Rerank the first candidates by the share of the query's informative words they match.
+    pub coverage_rerank: bool,
+    /// Pairs skip function words and allow slop in prose fields (off: measured neutral on
+    /// the bundled book and worse with distractors, whose bodies are word soup).
+    pub word_pairs: bool,
+    /// Share of a word's other field scores added to its best field score (with `field_dismax`).
+    pub field_tie: f32,
+    /// Weight of coverage in the rerank: score × (1 − w + w × coverage).
+    pub coverage_weight: f32,
+    /// Per-field boosts, in schema order (sig, ids, title, tags, body, code).
+    pub field_boosts: [f32; 6],
+    /// Weight of a stack-frame line relative to a message line.
+    pub frame_weight: f32,
+    /// Weight of other (context) lines.
+    pub other_weight: f32,
+    /// Weight of the leading exception classes of a line that goes on with a message
+    /// (`java.sql.BatchUpdateException: <message>`), relative to the message's words.
+    pub wrapper_weight: f32,
+    /// Weight of message lines other than the root cause (outer layers of a cause chain).
+    pub outer_weight: f32,
+    /// Number of distinct query words kept by the rarity cut.
+    pub max_terms: usize,
+    /// Boost of a root-cause phrase pair relative to its field boost. Measured on real users'
+    /// queries: 0.2–0.3 is a plateau (0.2 one paste better with the sourced error texts);
+    /// 0.5 lost pastes to entries that share one adjacent word pair with them, 0.1 loses
+    /// questions.
+    pub pair_boost: f32,
+    /// Boost of a quoted phrase relative to its field boost.
+    pub quoted_boost: f32,
+    /// Confidence: the query repeats at least this many consecutive tokens of one of the
+    /// first hit's error texts ...
+    pub min_error_run: usize,
+    /// ... covering at least this share of that error text ...
+    pub min_error_share: f32,
+    /// ... and at least this share of the query's words occur in the book. Measured on real
+    /// users' queries, only a documented error repeated verbatim made the first hit right
+    /// ≥ 95% of the time; score floors, coverage and margins did not.
+    pub min_known_share: f32,
+    /// ... and the query does not go on differently where the error text goes on (see
+    /// [`crate::Signals::error_diverges`]).
+    pub no_divergence: bool,
+    /// Weigh words that name one of the book's connectors (`datahub`, `clickhouse`) by
+    /// `connector_weight`: a question about one connector is rarely answered by another's entry.
+    pub connector_mentions: bool,
+    /// Weight multiplier of a connector-naming word (see `connector_mentions`).
+    pub connector_weight: f32,
+    /// In a short query, the last word is also matched as a prefix when nothing follows it
+    /// (search as you type: `kafka offs` finds "offsets").
+    pub prefix_last_word: bool,
+    /// Boost of a prefix clause relative to its field boost (prefix clauses score a constant).
+    pub prefix_boost: f32,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            plain_bm25: false,
+            paste_splitting: true,
+            rarity_cut: true,
+            common_cut: false,
+            phrase_pairs: true,
+            typo_tolerance: true,
+            stopwords: true,
+            field_dismax: true,
+            shared_idf: true,
+            shared_idf_mix: 0.5,
+            query_intent: true,
+            plain_sig_boost: 1.5,
+            coverage_rerank: true,
+            word_pairs: false,
+            field_tie: 0.3,
+            coverage_weight: 0.5,
+            field_boosts: TEXT_FIELDS.map(|f| f.boost),
+            frame_weight: 0.15,
+            other_weight: 0.6,
+            wrapper_weight: 0.35,
+            outer_weight: 0.7,
+            max_terms: 64,
+            pair_boost: 0.2,
+            quoted_boost: 2.0,
+            min_error_run: 4,
+            min_error_share: 0.5,
+            min_known_share: 0.7,
+            no_divergence: true,
+            connector_mentions: true,
+            connector_weight: 4.0,
+            prefix_last_word: true,
+            prefix_boost: 2.0,
+        }
+    }
+}
+
+impl Tuning {
+    /// Plain BM25 over title and body: the baseline every ranking part must beat on real
+    /// users' queries. It has no notion of confidence: every non-empty result is "confident".
+    pub fn plain_bm25() -> Tuning {
+        Tuning {
+            plain_bm25: true,
+            coverage_rerank: false,
+            ..Tuning::default()
+        }
+    }
+}

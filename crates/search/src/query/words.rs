@@ -1,0 +1,257 @@
+//! Which query words count and how much: candidate terms from the paste's lines, weighted
+//! by line role, connector mentions and document frequency, then the rarity cut.
+
+use super::MAX_TERMS_UNCUT;
+use super::Tuning;
+use super::text::{is_mask, is_short_number, is_stopword};
+use crate::analysis::analyze;
+use crate::paste::{LineRole, Paste};
+use crate::schema::{F_SIG, KbSchema, TEXT_FIELDS};
+use std::collections::HashMap;
+use tantivy::{Searcher, Term};
+
+pub(super) fn idf(df: u64, n: u64) -> f32 {
+    let (df, n) = (df as f32, n as f32);
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+}
+
+/// A possible term clause: one analyzed term of one field, from query word `surface`.
+pub(super) struct Candidate {
+    pub field: usize,
+    pub text: String,
+    pub surface: usize,
+    pub weight: f32,
+    pub df: u64,
+}
+
+/// Candidates by (field, term), before document frequencies are known.
+pub(super) type Candidates = HashMap<(usize, String), Candidate>;
+
+/// Document-frequency lookups, cached (long pastes repeat terms across lines and fields).
+pub(super) struct DfCache<'a> {
+    searcher: &'a Searcher,
+    kb: &'a KbSchema,
+    cache: HashMap<(usize, String), u64>,
+}
+
+impl<'a> DfCache<'a> {
+    pub(super) fn new(searcher: &'a Searcher, kb: &'a KbSchema) -> Self {
+        DfCache {
+            searcher,
+            kb,
+            cache: HashMap::new(),
+        }
+    }
+
+    pub(super) fn df(&mut self, field: usize, text: &str) -> u64 {
+        if let Some(&d) = self.cache.get(&(field, text.to_string())) {
+            return d;
+        }
+        let term = Term::from_field_text(self.kb.text[field], text);
+        // A lookup failure means "unknown term": it then simply does not contribute.
+        let d = self.searcher.doc_freq(&term).unwrap_or(0);
+        self.cache.insert((field, text.to_string()), d);
+        d
+    }
+}
+
+/// The weight of a line by its role in the paste (`messages`: how many message lines it has).
+fn line_weight(role: LineRole, root_cause: bool, messages: usize, tuning: &Tuning) -> f32 {
+    if !tuning.paste_splitting {
+        return 1.0;
+    }
+    match role {
+        LineRole::Message if messages > 1 && !root_cause => tuning.outer_weight,
+        LineRole::Message => 1.0,
+        LineRole::Other => tuning.other_weight,
+        LineRole::Frame => tuning.frame_weight,
+    }
+}
+
+/// The query words (lowercased surface forms, in order of appearance) and every field's
+/// terms for them, each with the largest weight of the lines it occurs on.
+pub(super) fn candidates(paste: &Paste<'_>, tuning: &Tuning) -> (Vec<String>, Candidates) {
+    let mut surfaces: Vec<String> = Vec::new();
+    let mut surface_ix: HashMap<String, usize> = HashMap::new();
+    let mut cands: Candidates = HashMap::new();
+    let messages = paste
+        .lines
+        .iter()
+        .filter(|l| l.role == LineRole::Message)
+        .count();
+    for (li, line) in paste.lines.iter().enumerate() {
+        let w = line_weight(line.role, paste.root_cause == Some(li), messages, tuning);
+        // Values the signature analyzer masks (IPs, UUIDs, hex ids) are noise in every field:
+        // `127.0.0.1` must not match a `1` in some entry's code.
+        let values: Vec<(usize, usize)> = if tuning.paste_splitting {
+            analyze(line.text, TEXT_FIELDS[F_SIG].analyzer)
+                .into_iter()
+                .filter(|t| matches!(t.text.as_str(), "§ip" | "§uuid" | "§hex"))
+                .map(|t| (t.from, t.to))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let message_from = if tuning.paste_splitting && line.role != LineRole::Frame {
+            crate::paste::message_start(line.text).unwrap_or(0)
+        } else {
+            0
+        };
+        for (fi, f) in TEXT_FIELDS.iter().enumerate() {
+            for tok in analyze(line.text, f.analyzer) {
+                if is_mask(&tok.text)
+                    || values.iter().any(|&(a, b)| a <= tok.from && tok.to <= b)
+                    || (tuning.paste_splitting && is_short_number(&tok.text))
+                {
+                    continue;
+                }
+                let w = if tok.to <= message_from {
+                    w * tuning.wrapper_weight
+                } else {
+                    w
+                };
+                let surface_text = line
+                    .text
+                    .get(tok.from..tok.to)
+                    .unwrap_or(&tok.text)
+                    .to_lowercase();
+                let next = surfaces.len();
+                let s = *surface_ix.entry(surface_text.clone()).or_insert(next);
+                if s == next {
+                    surfaces.push(surface_text);
+                }
+                let c = cands.entry((fi, tok.text.clone())).or_insert(Candidate {
+                    field: fi,
+                    text: tok.text,
+                    surface: s,
+                    weight: 0.0,
+                    df: 0,
+                });
+                c.weight = c.weight.max(w);
+            }
+        }
+    }
+    (surfaces, cands)
+}
+
+/// Words naming a connector of the book say which entries the reader means. The connector
+/// slug is a raw keyword field of every entry, so this is one exact term lookup per word.
+pub(super) fn weigh_connector_mentions(
+    cands: &mut Candidates,
+    surfaces: &[String],
+    searcher: &Searcher,
+    kb: &KbSchema,
+    tuning: &Tuning,
+) {
+    let named: Vec<bool> = surfaces
+        .iter()
+        .map(|w| {
+            searcher
+                .doc_freq(&Term::from_field_text(kb.connector, w))
+                .unwrap_or(0)
+                > 0
+        })
+        .collect();
+    for c in cands.values_mut() {
+        if named[c.surface] {
+            c.weight *= tuning.connector_weight.max(0.0);
+        }
+    }
+}
+
+/// The candidates with their document frequencies, in (field, term) order, without those
+/// the book does not contain (they cannot score); and which query words are unknown in every
+/// field.
+pub(super) fn known_candidates(
+    cands: Candidates,
+    surfaces: usize,
+    dfc: &mut DfCache<'_>,
+) -> (Vec<Candidate>, Vec<bool>) {
+    let mut cands: Vec<Candidate> = cands.into_values().collect();
+    cands.sort_by(|a, b| (a.field, &a.text).cmp(&(b.field, &b.text)));
+    for c in &mut cands {
+        c.df = dfc.df(c.field, &c.text);
+    }
+    let mut unknown_surfaces: Vec<bool> = vec![true; surfaces];
+    for c in &cands {
+        if c.df > 0 {
+            unknown_surfaces[c.surface] = false;
+        }
+    }
+    cands.retain(|c| c.df > 0);
+    (cands, unknown_surfaces)
+}
+
+/// Function and question words go, unless nothing else would be left.
+pub(super) fn drop_function_words(cands: &mut Vec<Candidate>, surfaces: &[String]) {
+    let content = |c: &Candidate| !is_stopword(&surfaces[c.surface]);
+    if cands.iter().any(content) {
+        cands.retain(content);
+    }
+}
+
+/// How informative each query word is, and which are kept.
+pub(super) struct Ranked {
+    /// A word's document frequency: its largest over the fields (a lower bound of the entries
+    /// that contain it anywhere).
+    pub surface_df: Vec<u64>,
+    /// A word's best weight × idf over its terms.
+    pub surface_score: Vec<f32>,
+    /// Whether the word is among the most informative ones.
+    pub keep: Vec<bool>,
+}
+
+/// Scores the query words and keeps the most informative (the rarity cut); with the common
+/// cut, drops terms found in more than half of the entries first.
+pub(super) fn rank_words(
+    cands: &mut Vec<Candidate>,
+    words: &[String],
+    n: u64,
+    tuning: &Tuning,
+) -> Ranked {
+    let surfaces = words.len();
+    // Scoring every field with one idf per word, as BM25F does, stops a word common in bodies
+    // from looking rare in a small field (a question's "writing" in one error string).
+    let mut surface_df: Vec<u64> = vec![0; surfaces];
+    for c in cands.iter() {
+        surface_df[c.surface] = surface_df[c.surface].max(c.df);
+    }
+    // Common-term cut (off by default): drop terms in more than half of the entries (unless
+    // nothing would remain). Measured: on a small book it removes words such as the connector
+    // name that BM25's low idf already weighs correctly, and coverage needs them.
+    if tuning.common_cut && n >= 4 {
+        let rare = |c: &Candidate| c.df * 2 <= n;
+        if cands.iter().any(rare) {
+            cands.retain(rare);
+        }
+    }
+    let mut surface_score: Vec<f32> = vec![0.0; surfaces];
+    for c in cands.iter() {
+        let s = c.weight * idf(c.df, n);
+        if s > surface_score[c.surface] {
+            surface_score[c.surface] = s;
+        }
+    }
+    let mut ranked: Vec<usize> = (0..surfaces).filter(|&s| surface_score[s] > 0.0).collect();
+    ranked.sort_by(|&a, &b| {
+        surface_score[b]
+            .total_cmp(&surface_score[a])
+            .then(words[a].cmp(&words[b]))
+    });
+    // Keep the most informative words; even without the rarity cut a whole log pasted in
+    // must not become thousands of clauses.
+    ranked.truncate(if tuning.rarity_cut {
+        tuning.max_terms.max(1)
+    } else {
+        MAX_TERMS_UNCUT
+    });
+    let mut keep = vec![false; surfaces];
+    for &s in &ranked {
+        keep[s] = true;
+    }
+    Ranked {
+        surface_df,
+        surface_score,
+        keep,
+    }
+}

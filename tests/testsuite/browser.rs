@@ -5,7 +5,7 @@
 //!
 //! Chromium is required, not optional: without it these tests fail and say how to install it.
 
-use crate::common::{Chromium, chromium, serve, url_encode, walk};
+use crate::common::{Chromium, build_site, chromium, serve, url_encode, walk};
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -39,13 +39,7 @@ fn site() -> &'static Site {
         if dir.exists() {
             std::fs::remove_dir_all(&dir).unwrap();
         }
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kbook"))
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .arg("build")
-            .arg("--dest")
-            .arg(&dir)
-            .output()
-            .unwrap();
+        let out = build_site(Path::new(env!("CARGO_MANIFEST_DIR")), &dir, &[]);
         assert!(
             out.status.success(),
             "kbook build failed:\n{}",
@@ -64,18 +58,26 @@ fn site() -> &'static Site {
     })
 }
 
-fn labelled_queries() -> Vec<Labelled> {
-    let text =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/queries.jsonl"))
-            .unwrap();
+/// The lines of a query file under tests/ (`{"q", "expect", ...}` per line).
+fn query_file(name: &str) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests")
+            .join(name),
+    )
+    .unwrap();
     text.lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            Labelled {
-                q: v["q"].as_str().unwrap().to_string(),
-                expect: v["expect"][0].as_str().unwrap().to_string(),
-            }
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn labelled_queries() -> Vec<Labelled> {
+    query_file("queries.jsonl")
+        .into_iter()
+        .map(|v| Labelled {
+            q: v["q"].as_str().unwrap().to_string(),
+            expect: v["expect"][0].as_str().unwrap().to_string(),
         })
         .collect()
 }
@@ -314,17 +316,9 @@ fn wasm_ranks_exactly_like_native_search() {
     c.eval("window.kbook.ready()");
     // The curated queries and real users' pastes (long traces, log lines, CJK).
     let queries = labelled_queries();
-    let realworld = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/realworld.jsonl"),
-    )
-    .unwrap();
-    let realworld: Vec<String> = realworld
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            v["q"].as_str().unwrap().to_string()
-        })
+    let realworld: Vec<String> = query_file("realworld.jsonl")
+        .into_iter()
+        .map(|v| v["q"].as_str().unwrap().to_string())
         .collect();
     assert!(realworld.len() >= 60, "tests/realworld.jsonl is missing");
     let qs: Vec<&str> = queries
@@ -425,13 +419,7 @@ fn generated_site() -> &'static GeneratedSite {
             }
         }
         synth::write_book(&src, GENERATED_ENTRIES, 7).unwrap();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kbook"))
-            .current_dir(&src)
-            .arg("build")
-            .arg("--dest")
-            .arg(&dir)
-            .output()
-            .unwrap();
+        let out = build_site(&src, &dir, &[]);
         assert!(
             out.status.success(),
             "kbook build failed:\n{}",

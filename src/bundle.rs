@@ -390,15 +390,17 @@ pub fn single_file(files: &[OutputFile], opts: &SingleFileOptions) -> Result<Vec
         .and_then(|(_, inner)| element(inner, "<p", " · <a", false))
         .map_or_else(|| title.to_string(), |(_, t)| t.to_string());
 
-    // Search assets, from the page's own description of them.
-    let meta = home
-        .split("<meta name=\"kbook-search\" content=\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .map(unescape)
-        .ok_or_else(|| BundleError::Missing("kbook-search meta tag in index.html".into()))?;
-    let meta: serde_json::Value = serde_json::from_str(&meta)
-        .map_err(|e| BundleError::Missing(format!("readable kbook-search meta tag ({e})")))?;
+    // Search assets, from the site's search manifest.
+    let manifest = by_path
+        .get(crate::search_assets::MANIFEST_JSON_PATH)
+        .copied()
+        .ok_or_else(|| BundleError::Missing(crate::search_assets::MANIFEST_JSON_PATH.into()))?;
+    let meta: serde_json::Value = serde_json::from_slice(manifest).map_err(|e| {
+        BundleError::Missing(format!(
+            "a readable {} ({e})",
+            crate::search_assets::MANIFEST_JSON_PATH
+        ))
+    })?;
     let asset = |key: &str| -> Result<&[u8], BundleError> {
         meta.get(key)
             .and_then(|v| v.as_str())

@@ -14,17 +14,27 @@ static WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kbook_search_wasm
 /// The page-side loader and UI.
 static SEARCH_JS: &str = include_str!("../static/search.js");
 
+/// The page-side script (a fixed name: pages link it with a `?v=` version).
+pub const SEARCH_JS_PATH: &str = "search/search.js";
+/// Where the script finds the other search files over http: a small fixed-name file, fetched
+/// past caches, so no page has to name the content-hashed index (one changed entry would
+/// otherwise change every page).
+pub const MANIFEST_JSON_PATH: &str = "search/manifest.json";
+/// The same for file:// pages, which cannot fetch but can load scripts.
+pub const MANIFEST_JS_PATH: &str = "search/manifest.js";
+
 /// Files the build writes for search, and where pages find them.
 #[derive(Debug, Clone)]
 pub struct SearchAssets {
     /// (path relative to the site root, bytes).
     pub files: Vec<OutputFile>,
-    /// Paths for the `kbook-search` meta tag.
+    /// Paths of the search files, as search/manifest.* lists them.
     pub meta: SearchMeta,
 }
 
-/// Paths (relative to the site root) of the search assets, as the page script reads them.
-#[derive(Debug, Clone, Serialize)]
+/// Paths (relative to the site root) of the search assets, as the page script reads them from
+/// search/manifest.json (http) or search/manifest.js (file://).
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct SearchMeta {
     /// The packed index (`search/index.<hash>.bin`).
     pub index: String,
@@ -81,10 +91,7 @@ pub fn build_search_assets(
         AssetMode::Serve => kbook_search::build_packed_index_keeping(docs, kept),
     }
     .context("cannot build the search index")?;
-    let search_js = (
-        "search/search.js".to_string(),
-        SEARCH_JS.as_bytes().to_vec(),
-    );
+    let search_js = (SEARCH_JS_PATH.to_string(), SEARCH_JS.as_bytes().to_vec());
     if mode == AssetMode::Serve {
         let meta = SearchMeta {
             index: "search/index.bin".into(),
@@ -94,11 +101,12 @@ pub fn build_search_assets(
             head: None,
             blocks: None,
         };
-        let files = vec![
+        let mut files = vec![
             (meta.index.clone(), index),
             (meta.wasm.clone(), WASM.to_vec()),
             search_js,
         ];
+        files.extend(manifest_files(&meta)?);
         return Ok(SearchAssets {
             files: shared(files),
             meta,
@@ -137,9 +145,38 @@ pub fn build_search_assets(
     for (i, block) in split.blocks.into_iter().enumerate() {
         files.push((format!("{blocks_dir}{i}.bin"), block));
     }
+    files.extend(manifest_files(&meta)?);
     Ok(SearchAssets {
         files: shared(files),
         meta,
+    })
+}
+
+/// search/manifest.json and search/manifest.js for `meta`.
+fn manifest_files(meta: &SearchMeta) -> Result<[(String, Vec<u8>); 2]> {
+    let json = serde_json::to_string(meta)?;
+    Ok([
+        (
+            MANIFEST_JSON_PATH.to_string(),
+            format!("{json}\n").into_bytes(),
+        ),
+        (
+            MANIFEST_JS_PATH.to_string(),
+            format!("window.__kbookSearch = {json};\n").into_bytes(),
+        ),
+    ])
+}
+
+/// Reads search/manifest.json of the built site `site`.
+pub fn read_manifest(site: &Path) -> Result<SearchMeta> {
+    let path = site.join(MANIFEST_JSON_PATH);
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}: run `kbook build` first", path.display()))?;
+    serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{} is not a search manifest: rebuild the site",
+            path.display()
+        )
     })
 }
 
@@ -152,8 +189,12 @@ fn shared(files: Vec<(String, Vec<u8>)>) -> Vec<OutputFile> {
 
 // ------------------------------------------------------------------ reading a built site
 
-/// Finds `search/index.*.bin` in the built site `site` (the newest if several).
+/// Finds the packed index of the built site `site`: the one its manifest names, or (a site
+/// without one) the newest `search/index.*.bin`.
 pub fn find_index(site: &Path) -> Result<PathBuf> {
+    if site.join(MANIFEST_JSON_PATH).is_file() {
+        return Ok(site.join(read_manifest(site)?.index));
+    }
     let dir = site.join("search");
     let entries = std::fs::read_dir(&dir).with_context(|| {
         format!(

@@ -146,7 +146,6 @@ pub fn render_site(
     if cache.keep {
         cache.index = Some((docs_fp, assets.clone()));
     }
-    let search_meta = serde_json::to_value(&assets.meta).unwrap_or_default();
 
     progress.stage("rendering pages");
     let statics = match theme::static_files(&config.root) {
@@ -159,21 +158,17 @@ pub fn render_site(
             return Err(sorted(diags));
         }
     };
-    // Search assets with content-hashed names are versioned by their names; only the files
-    // with fixed names (search.js, the theme) need their bytes hashed.
-    let fixed_names: Vec<(String, Vec<u8>)> = assets
+    // The `?v=` version covers only files with fixed names that pages link to (the theme and
+    // search.js). The index and module are found through search/manifest.*, so a changed
+    // entry changes no other page's HTML (CDN caches keep them).
+    let search_js: Vec<(String, Vec<u8>)> = assets
         .files
         .iter()
-        .map(|(p, b)| {
-            if p.ends_with("search.js") {
-                (p.clone(), b.to_vec())
-            } else {
-                (p.clone(), Vec::new())
-            }
-        })
+        .filter(|(p, _)| p == search_assets::SEARCH_JS_PATH)
+        .map(|(p, b)| (p.clone(), b.to_vec()))
         .collect();
-    let version_of: Vec<&(String, Vec<u8>)> = statics.iter().chain(fixed_names.iter()).collect();
-    let site = site_context(config, &book, &version_of, &search_meta);
+    let version_of: Vec<&(String, Vec<u8>)> = statics.iter().chain(search_js.iter()).collect();
+    let site = site_context(config, &book, &version_of);
     let global_fp = fingerprint(&format!(
         "{}{tera_fp}{config:?}",
         serde_json::to_string(&site).unwrap_or_default()
@@ -346,12 +341,7 @@ fn entry_doc(e: &content::Entry, body: &RenderedBody) -> kbook_search::EntryDoc 
     }
 }
 
-fn site_context<M: serde::Serialize>(
-    config: &Config,
-    book: &Book,
-    assets: &[&(String, Vec<u8>)],
-    search_meta: &M,
-) -> SiteContext {
+fn site_context(config: &Config, book: &Book, assets: &[&(String, Vec<u8>)]) -> SiteContext {
     let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for e in &book.entries {
         *counts.entry(e.fm.connector.as_str()).or_default() += 1;
@@ -403,7 +393,6 @@ fn site_context<M: serde::Serialize>(
             .map(|u| format!("{}/", u.trim_end_matches('/'))),
         connectors,
         entry_count: book.entries.len(),
-        search_meta: serde_json::to_string(search_meta).unwrap_or_default(),
         asset_version: hex(&sha2::Digest::finalize(hasher))[..10].to_string(),
         content_security_policy: html.content_security_policy,
         strings_meta: if strings.script.is_empty() {

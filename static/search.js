@@ -92,12 +92,7 @@
   var root = metaContent("kbook-root");
   var single = metaContent("kbook-mode") === "single-file";
   var SEARCH_SECTION = "kb-search";
-  var assets = null;
-  try {
-    assets = JSON.parse(metaContent("kbook-search") || "null");
-  } catch (e) {
-    assets = null;
-  }
+  var assets = null; // search/manifest.*: where the module and the index are
 
   // ---------------------------------------------------------------- loading
 
@@ -107,7 +102,7 @@
 
   function assetPath(key) {
     if (!assets || typeof assets[key] !== "string" || !assets[key]) {
-      throw new Error("search is not configured on this page (missing " + key + " in the kbook-search meta tag)");
+      throw new Error("the search manifest names no " + key + " file");
     }
     return assets[key];
   }
@@ -183,6 +178,30 @@
     });
   }
 
+  // The manifest is the one search file with a fixed name (pages do not name the index, so
+  // an edited entry changes no other page). Over http it is fetched past caches, as it may
+  // change with any build; file:// pages load it as a script.
+  function loadManifest(http) {
+    var done = function (m) {
+      if (!m || typeof m !== "object") throw new Error("search/manifest is not a search manifest");
+      assets = m;
+    };
+    if (http) {
+      return fetch(root + "search/manifest.json?t=" + Date.now(), { cache: "no-store" }).then(function (r) {
+        if (!r.ok) throw new Error("could not load search/manifest.json: HTTP " + r.status);
+        return r.json();
+      }).then(done);
+    }
+    return new Promise(function (resolve, reject) {
+      var s = document.createElement("script");
+      s.src = root + "search/manifest.js";
+      s.async = true;
+      s.onload = function () { resolve(window.__kbookSearch); };
+      s.onerror = function () { reject(new Error("could not load search/manifest.js")); };
+      document.head.appendChild(s);
+    }).then(done);
+  }
+
   // Over http the index is split into blocks: the page loads the small head, and each search
   // fetches the blocks it needs (the module says which). Pages from older builds have no head.
   function loadOverHttp() {
@@ -226,7 +245,7 @@
   function load() {
     if (!loading) {
       var http = location.protocol === "http:" || location.protocol === "https:";
-      setLoading(Promise.resolve()
+      setLoading((single ? Promise.resolve() : loadManifest(http))
         .then(single ? loadEmbedded : http ? loadOverHttp : loadFromScripts)
         .then(function (parts) { return instantiate(parts[0], new Uint8Array(parts[1]), parts[2]); })
         .catch(function (e) { throw unavailable(e); }));

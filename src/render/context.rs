@@ -28,8 +28,6 @@ pub struct SiteContext {
     pub connectors: Vec<ConnectorNav>,
     /// Number of entries.
     pub entry_count: usize,
-    /// JSON describing the search assets (for the page's search script).
-    pub search_meta: String,
     /// Hash of the theme assets, for cache-busting query strings.
     pub asset_version: String,
     /// `[output.html] content-security-policy`: pages carry a strict CSP meta tag.

@@ -114,6 +114,48 @@ fn rebuilds_link_unchanged_files_and_write_changed_ones() {
     assert_clean(&dest);
 }
 
+/// A changed entry body changes its own page and the search files, and no other page: pages
+/// do not name the content-hashed index (search/manifest.* does), so CDN caches of every
+/// other page stay valid.
+#[test]
+fn a_changed_body_changes_only_its_page_and_the_search_files() {
+    let (dir, book, dest) = built_book();
+    let before = snapshot(&dest);
+    write_book(&book, true);
+    let after_dir = dir.path().join("after");
+    build(&book, &after_dir);
+    let after = snapshot(&after_dir);
+    let mut changed: Vec<&String> = before
+        .keys()
+        .chain(after.keys())
+        .filter(|p| before.get(*p) != after.get(*p))
+        .collect();
+    changed.sort();
+    changed.dedup();
+    assert!(
+        changed.iter().any(|p| p.starts_with("search/")),
+        "the search files did not change: {changed:?}"
+    );
+    let outside: Vec<&&String> = changed
+        .iter()
+        .filter(|p| !p.starts_with("search/"))
+        .collect();
+    assert_eq!(
+        outside,
+        [&"c0/entry-0.html"],
+        "files changed besides the search files"
+    );
+    // The fixed-name manifest names the new index, which exists.
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&after["search/manifest.json"]).unwrap();
+    let index = manifest["index"].as_str().unwrap();
+    assert!(after.contains_key(index), "{index} is not in the site");
+    assert_ne!(
+        before["search/manifest.json"],
+        after["search/manifest.json"]
+    );
+}
+
 /// A previous file is reused only if it is a regular file with the bytes, owner and mode a
 /// new one would get: one edited by hand (same length), made private, or replaced by a
 /// symlink is written anew.

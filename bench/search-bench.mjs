@@ -7,12 +7,13 @@
 // Prints one JSON object on stdout:
 //   {"kbook": {...}, "pagefind": {...}} with, per engine: load_bytes (the page itself),
 //   first_bytes and first_ms (the first search, including whatever it loads lazily),
-//   next_bytes (mean bytes of each following search), next_ms_median / next_ms_p95 (each
+//   next_bytes / next_bytes_max (mean and largest bytes of each following search), next_ms_median / next_ms_p95 (each
 //   following search, in the page: performance.now() around the call), and for Pagefind
 //   index_ms / index_bytes (its indexing time and the size of its bundle).
 //
 // Bytes are the sum of Network.loadingFinished encodedDataLength (what went over the wire)
-// while the step ran. Chromium is Debian's (/usr/bin/chromium or $CHROMIUM), driven by
+// while the step ran. The server compresses like a static host with precompressed files
+// (brotli when the browser accepts it, else gzip), so bytes are what readers download. Chromium is Debian's (/usr/bin/chromium or $CHROMIUM), driven by
 // playwright-core from bench/pagefind (no browser download), with a fresh profile each run.
 // The sites are served from 127.0.0.1 by a small static server in this process.
 
@@ -21,6 +22,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -61,6 +63,22 @@ const TYPES = {
   ".svg": "image/svg+xml",
 };
 
+const COMPRESSED = new Map(); // "<encoding> <file>" -> bytes
+const encodingsUsed = new Set();
+
+function compress(file, data, encoding) {
+  const key = `${encoding} ${file}`;
+  if (!COMPRESSED.has(key)) {
+    COMPRESSED.set(
+      key,
+      encoding === "br"
+        ? zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })
+        : zlib.gzipSync(data, { level: 9 }),
+    );
+  }
+  return COMPRESSED.get(key);
+}
+
 function serve(root) {
   const server = http.createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url, "http://x").pathname);
@@ -72,7 +90,15 @@ function serve(root) {
         res.end();
         return;
       }
-      res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+      const accept = String(req.headers["accept-encoding"] || "");
+      const encoding = /\bbr\b/.test(accept) ? "br" : /\bgzip\b/.test(accept) ? "gzip" : null;
+      const headers = { "content-type": TYPES[path.extname(file)] || "application/octet-stream" };
+      if (encoding) {
+        encodingsUsed.add(encoding);
+        headers["content-encoding"] = encoding;
+        data = compress(file, data, encoding);
+      }
+      res.writeHead(200, headers);
       res.end(data);
     });
   });
@@ -87,7 +113,14 @@ const quantile = (xs, q) => {
 
 // Runs `steps` (async functions evaluated in the page) with a fresh Chromium profile and
 // counts the bytes each step transferred.
-async function measure(args, root, startPage, init, search, queries) {
+// Runs the steps twice and keeps the second run: the first fills the server's compression
+// cache, so compressing files (brotli 11 takes milliseconds per block) is not timed.
+async function measure(...a) {
+  await measureOnce(...a);
+  return measureOnce(...a);
+}
+
+async function measureOnce(args, root, startPage, init, search, queries) {
   const server = await serve(root);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "kbook-bench-chromium-"));
   const ctx = await chromium.launchPersistentContext(profile, {
@@ -125,6 +158,8 @@ async function measure(args, root, startPage, init, search, queries) {
       first_bytes,
       first_ms,
       next_bytes: sizes.length ? sizes.reduce((a, b) => a + b, 0) / sizes.length : 0,
+      next_bytes_max: sizes.length ? Math.max(...sizes) : 0,
+      encoding: [...encodingsUsed].sort().join("+") || "identity",
       next_ms_median: quantile(times, 0.5),
       next_ms_p95: quantile(times, 0.95),
       queries: queries.length,

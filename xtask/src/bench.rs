@@ -1,7 +1,9 @@
-//! `cargo xtask bench`: builds deterministic synthetic books of several sizes with the release
-//! `kbook`, measures the build (wall, CPU, peak RSS, stage timings), the output, the search
-//! assets, native and in-browser search, and Pagefind over the same HTML, and prints one
-//! table. Results are printed, not asserted (the machine decides the numbers).
+//! `cargo xtask bench`: builds books of several sizes (the bundled book plus N deterministic
+//! synthetic entries) with the release `kbook`, measures the build (wall, CPU, peak RSS, stage
+//! timings), the output, the search assets, native and in-browser search with pasted errors,
+//! Pagefind over the same HTML, Hugo's build of the same entries, and how many output files
+//! one edited entry body changes, and prints one table. Results are printed, not asserted (the
+//! machine decides the numbers).
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -14,6 +16,10 @@ struct BenchArgs {
     runs: usize,
     browser: bool,
     pagefind: bool,
+    hugo: bool,
+    edit: bool,
+    /// The book the synthetic entries are added to (`None`: synthetic entries only).
+    base: Option<PathBuf>,
     kbook: Option<PathBuf>,
     work: PathBuf,
     queries: PathBuf,
@@ -25,9 +31,13 @@ fn parse(args: &[String], root: &Path) -> Result<BenchArgs> {
         runs: 1,
         browser: true,
         pagefind: true,
+        hugo: true,
+        edit: true,
+        base: Some(root.to_path_buf()),
         kbook: None,
         work: root.join("target/bench"),
-        queries: root.join("tests/queries.jsonl"),
+        // Error lines, traces and log excerpts as systems print them: what readers paste.
+        queries: root.join("tests/realworld.jsonl"),
     };
     let mut it = args.iter();
     while let Some(k) = it.next() {
@@ -43,11 +53,17 @@ fn parse(args: &[String], root: &Path) -> Result<BenchArgs> {
             "--runs" => a.runs = value()?.parse().context("--runs takes a number")?,
             "--no-browser" => a.browser = false,
             "--no-pagefind" => a.pagefind = false,
+            "--no-hugo" => a.hugo = false,
+            "--no-edit" => a.edit = false,
+            "--base" => {
+                let v = value()?;
+                a.base = (v != "none").then(|| PathBuf::from(v));
+            }
             "--kbook" => a.kbook = Some(PathBuf::from(value()?)),
             "--work" => a.work = PathBuf::from(value()?),
             "--queries" => a.queries = PathBuf::from(value()?),
             other => bail!(
-                "unknown bench option {other}\nusage: cargo xtask bench [--sizes 1000,10000,100000] [--runs N] [--no-browser] [--no-pagefind] [--kbook BIN] [--work DIR] [--queries FILE.jsonl]"
+                "unknown bench option {other}\nusage: cargo xtask bench [--sizes 1000,10000,100000] [--runs N] [--no-browser] [--no-pagefind] [--no-hugo] [--no-edit] [--base BOOK|none] [--kbook BIN] [--work DIR] [--queries FILE.jsonl]"
             ),
         }
     }
@@ -68,6 +84,13 @@ struct BuildRun {
 #[derive(Default)]
 struct SizeResult {
     entries: usize,
+    /// Entries of the base book besides the synthetic ones.
+    base_entries: usize,
+    /// Hugo's build of the same entries (minimal templates, no search).
+    hugo: Option<Result<BuildRun, String>>,
+    /// After one entry's body is edited: files whose bytes changed (added or removed
+    /// included), in all and outside search/.
+    edit: Option<(usize, usize)>,
     build: BuildRun,
     output_bytes: u64,
     files: usize,
@@ -156,11 +179,25 @@ fn remove_set_aside(work: &Path) {
 fn bench_size(a: &BenchArgs, kbook: &Path, n: usize, queries: &[String]) -> Result<SizeResult> {
     let book = a.work.join(format!("book-{n}"));
     let marker = book.join(".generated");
-    let stamp = format!("{n} entries, seed 42\n");
+    let stamp = format!(
+        "{n} entries, seed 42, base {}\n",
+        a.base
+            .as_ref()
+            .map_or("none".into(), |b| b.display().to_string())
+    );
     if std::fs::read_to_string(&marker).ok().as_deref() != Some(stamp.as_str()) {
         let t = Instant::now();
         let _ = std::fs::remove_dir_all(&book);
-        crate::synth::write_book(&book, n, 42)?;
+        match &a.base {
+            Some(base) => {
+                crate::copy_tree(&base.join("content"), &book.join("content"), &[])?;
+                std::fs::copy(base.join("book.toml"), book.join("book.toml"))
+                    .context("cannot copy the base book's book.toml")?;
+                crate::add_synthetic_connectors(&book.join("book.toml"))?;
+                crate::synth::write_entries(&book.join("content"), n, 42, "synthetic")?;
+            }
+            None => crate::synth::write_book(&book, n, 42)?,
+        }
         std::fs::write(&marker, &stamp)?;
         eprintln!(
             "bench:   generated {} in {:.1} s",
@@ -168,6 +205,7 @@ fn bench_size(a: &BenchArgs, kbook: &Path, n: usize, queries: &[String]) -> Resu
             t.elapsed().as_secs_f64()
         );
     }
+    let base_entries = count_markdown(&book.join("content"))?.saturating_sub(n);
     let site = a.work.join(format!("site-{n}"));
     let mut runs = Vec::new();
     for r in 0..a.runs {
@@ -227,8 +265,17 @@ fn bench_size(a: &BenchArgs, kbook: &Path, n: usize, queries: &[String]) -> Resu
     } else {
         None
     };
+    let hugo = a.hugo.then(|| hugo_build(&a.work, &book, n));
+    let edit = if a.edit {
+        Some(edited_entry_changes(kbook, &a.work, &book, &site, n)?)
+    } else {
+        None
+    };
     Ok(SizeResult {
         entries: n,
+        base_entries,
+        hugo,
+        edit,
         build,
         output_bytes,
         files,
@@ -301,6 +348,176 @@ fn build_once(kbook: &Path, book: &Path, site: &Path) -> Result<BuildRun> {
         }
     }
     Ok(run)
+}
+
+/// Markdown files under `dir`.
+fn count_markdown(dir: &Path) -> Result<usize> {
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let e = e?;
+        if e.file_type()?.is_dir() {
+            n += count_markdown(&e.path())?;
+        } else if e.path().extension().is_some_and(|x| x == "md") {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// Builds the same entries with Hugo (Debian's `hugo`): the content folder as it is, minimal
+/// templates (title and content), no taxonomies, feeds, sitemap or search. Err: why not.
+fn hugo_build(work: &Path, book: &Path, n: usize) -> Result<BuildRun, String> {
+    let ok = Command::new("hugo")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        return Err("hugo not installed (apt-get install hugo)".into());
+    }
+    let site = work.join(format!("hugo-{n}"));
+    let out = work.join(format!("hugo-{n}-public"));
+    let prepare = || -> Result<()> {
+        let _ = std::fs::remove_dir_all(&site);
+        crate::copy_tree(&book.join("content"), &site.join("content"), &[])?;
+        std::fs::write(
+            site.join("hugo.toml"),
+            "baseURL = \"http://127.0.0.1/\"\ntitle = \"bench\"\ndisableKinds = [\"taxonomy\", \"term\", \"RSS\", \"sitemap\"]\n[markup.goldmark.renderer]\nunsafe = false\n",
+        )?;
+        let layouts = site.join("layouts/_default");
+        std::fs::create_dir_all(&layouts)?;
+        let page = "<!DOCTYPE html><html><head><title>{{ .Title }}</title></head><body><h1>{{ .Title }}</h1>{{ .Content }}</body></html>\n";
+        std::fs::write(layouts.join("single.html"), page)?;
+        std::fs::write(
+            layouts.join("list.html"),
+            "<!DOCTYPE html><html><head><title>{{ .Title }}</title></head><body><h1>{{ .Title }}</h1><ul>{{ range .Pages }}<li><a href=\"{{ .RelPermalink }}\">{{ .Title }}</a></li>{{ end }}</ul></body></html>\n",
+        )?;
+        Ok(())
+    };
+    prepare().map_err(|e| format!("cannot write the Hugo site: {e:#}"))?;
+    if out.exists() {
+        let aside = work.join(format!("{ASIDE}hugo-{n}-{}", std::process::id()));
+        std::fs::rename(&out, &aside).map_err(|e| e.to_string())?;
+    }
+    let time = Path::new("/usr/bin/time");
+    let mut cmd = if time.exists() {
+        let mut c = Command::new(time);
+        c.args(["-f", "bench-time: %e %U %S %M"]).arg("hugo");
+        c
+    } else {
+        Command::new("hugo")
+    };
+    let start = Instant::now();
+    let o = cmd
+        .arg("--quiet")
+        .arg("--source")
+        .arg(&site)
+        .arg("--destination")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run hugo: {e}"))?;
+    let mut run = BuildRun {
+        wall: start.elapsed().as_secs_f64(),
+        ..BuildRun::default()
+    };
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() {
+        return Err(format!(
+            "hugo failed: {}",
+            stderr.lines().rev().take(5).collect::<Vec<_>>().join(" / ")
+        ));
+    }
+    for line in stderr.lines() {
+        if let Some(rest) = line.strip_prefix("bench-time: ") {
+            let f: Vec<f64> = rest
+                .split_whitespace()
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            if let [w, u, s, m] = f.as_slice() {
+                run.wall = *w;
+                run.cpu = u + s;
+                run.rss_kib = *m as u64;
+            }
+        }
+    }
+    eprintln!(
+        "bench:   hugo built in {:.2} s wall, {:.2} s CPU, {} MiB peak RSS",
+        run.wall,
+        run.cpu,
+        run.rss_kib / 1024
+    );
+    Ok(run)
+}
+
+/// Edits the body of one synthetic entry, builds into another folder and compares it with
+/// `site` (built from the unedited book): (files changed, of them outside search/). The
+/// entry is restored afterwards.
+fn edited_entry_changes(
+    kbook: &Path,
+    work: &Path,
+    book: &Path,
+    site: &Path,
+    n: usize,
+) -> Result<(usize, usize)> {
+    let id = crate::synth::entry_id("synthetic", n / 2);
+    let connector = crate::synth::CONNECTORS[(n / 2) % crate::synth::CONNECTORS.len()];
+    let entry = book
+        .join("content")
+        .join(connector)
+        .join(format!("{id}.md"));
+    let original = std::fs::read_to_string(&entry)
+        .with_context(|| format!("cannot read {}", entry.display()))?;
+    std::fs::write(
+        &entry,
+        format!("{original}\nOne more paragraph, added to measure what an edit changes.\n"),
+    )?;
+    let edited = work.join(format!("site-{n}-edited"));
+    if edited.exists() {
+        let aside = work.join(format!("{ASIDE}edited-{n}-{}", std::process::id()));
+        std::fs::rename(&edited, &aside)?;
+    }
+    let built = build_once(kbook, book, &edited);
+    std::fs::write(&entry, original)?;
+    built?;
+    let (a, b) = (files_by_path(site)?, files_by_path(&edited)?);
+    let mut changed = 0;
+    let mut outside = 0;
+    for path in a.keys().chain(b.keys().filter(|p| !a.contains_key(*p))) {
+        let differs = match (a.get(path), b.get(path)) {
+            (Some(x), Some(y)) => x.0 != y.0 || std::fs::read(&x.1)? != std::fs::read(&y.1)?,
+            _ => true,
+        };
+        if differs {
+            changed += 1;
+            if !path.starts_with("search/") {
+                outside += 1;
+            }
+        }
+    }
+    eprintln!("bench:   one edited entry body changed {changed} files ({outside} outside search/)");
+    Ok((changed, outside))
+}
+
+/// Files under `dir`: relative path (with `/`) → (length, full path).
+fn files_by_path(dir: &Path) -> Result<std::collections::BTreeMap<String, (u64, PathBuf)>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).with_context(|| format!("cannot read {}", d.display()))? {
+            let e = e?;
+            if e.file_type()?.is_dir() {
+                stack.push(e.path());
+            } else {
+                let rel = e
+                    .path()
+                    .strip_prefix(dir)?
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, (e.metadata()?.len(), e.path()));
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn tree_size(dir: &Path) -> Result<(u64, usize)> {
@@ -386,6 +603,15 @@ fn mib(b: f64) -> String {
     }
 }
 
+fn engine_str(r: &SizeResult, engine: &str, key: &str) -> Option<String> {
+    r.browser
+        .as_ref()
+        .and_then(|b| b.get(engine))
+        .and_then(|x| x.get(key))
+        .and_then(|v| v.as_str())
+        .map(str::to_string)
+}
+
 fn print_table(results: &[SizeResult], runs: usize) {
     let mut rows: Vec<(String, Vec<String>)> = Vec::new();
     let mut row = |name: &str, f: &dyn Fn(&SizeResult) -> String| {
@@ -399,10 +625,37 @@ fn print_table(results: &[SizeResult], runs: usize) {
             .and_then(|x| x.get(k))
             .map(num)
     };
-    row("entries", &|r| r.entries.to_string());
+    row("entries (base + synthetic)", &|r| {
+        format!("{} + {}", r.base_entries, r.entries)
+    });
     row("build wall", &|r| format!("{:.2} s", r.build.wall));
     row("build CPU (user+sys)", &|r| format!("{:.2} s", r.build.cpu));
     row("peak RSS", &|r| mib(r.build.rss_kib as f64 * 1024.0));
+    if results.iter().any(|r| r.hugo.is_some()) {
+        // Ratios are kbook / Hugo: below 1 means kbook is faster or smaller.
+        let hugo = |r: &SizeResult, f: &dyn Fn(&BuildRun, &BuildRun) -> String| match &r.hugo {
+            Some(Ok(h)) => f(&r.build, h),
+            Some(Err(e)) => e.clone(),
+            None => "-".into(),
+        };
+        row("hugo: build wall (kbook/hugo)", &|r| {
+            hugo(r, &|k, h| {
+                format!("{:.2} s (x{:.2})", h.wall, k.wall / h.wall)
+            })
+        });
+        row("hugo: build CPU (kbook/hugo)", &|r| {
+            hugo(r, &|k, h| format!("{:.2} s (x{:.2})", h.cpu, k.cpu / h.cpu))
+        });
+        row("hugo: peak RSS", &|r| {
+            hugo(r, &|_, h| mib(h.rss_kib as f64 * 1024.0))
+        });
+    }
+    if results.iter().any(|r| r.edit.is_some()) {
+        row("one body edited: files changed (non-search)", &|r| {
+            r.edit
+                .map_or("-".into(), |(all, outside)| format!("{all} ({outside})"))
+        });
+    }
     let stage_names: Vec<String> = results
         .first()
         .map(|r| r.build.stages.iter().map(|s| s.0.clone()).collect())
@@ -445,6 +698,10 @@ fn print_table(results: &[SizeResult], runs: usize) {
             "chromium: each next search bytes",
             &b("kbook", "next_bytes"),
         );
+        row(
+            "chromium: next search bytes, max",
+            &b("kbook", "next_bytes_max"),
+        );
         row("chromium: first search", &|r| {
             engine(r, "kbook", "first_ms").map_or("-".into(), |v| format!("{v:.0} ms"))
         });
@@ -485,6 +742,7 @@ fn print_table(results: &[SizeResult], runs: usize) {
         for (label, key) in [
             ("pagefind: first search bytes", "first_bytes"),
             ("pagefind: each next search bytes", "next_bytes"),
+            ("pagefind: next search bytes, max", "next_bytes_max"),
         ] {
             row(label, &|r| {
                 ratio(engine(r, "kbook", key), engine(r, "pagefind", key), &mib)
@@ -521,9 +779,12 @@ fn print_table(results: &[SizeResult], runs: usize) {
                 .unwrap_or(0)
         })
         .collect();
+    let encoding = results
+        .iter()
+        .find_map(|r| engine_str(r, "kbook", "encoding"))
+        .unwrap_or_else(|| "-".into());
     println!(
-        "kbook bench ({} build run(s) per size, median shown; index time ratio uses kbook's whole build)",
-        runs
+        "kbook bench ({runs} build run(s) per size, median shown; index time ratio uses kbook's whole build; browser bytes as transferred with {encoding})"
     );
     for (name, cells) in &rows {
         let mut line = format!("{name:<w0$}");

@@ -19,7 +19,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::bench(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium, npm and a CJK font (Debian packages) for the browser tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries\n  bench [--sizes 1000,10000,100000] [--runs N] [--no-browser] [--no-pagefind]\n                       build synthetic books of each size and print build, size and search numbers beside Pagefind's"
+                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium, npm and a CJK font (Debian packages) for the browser tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries\n  bench [--sizes 1000,10000,100000] [--runs N] [--queries FILE] [--base BOOK|none]\n        [--no-browser] [--no-pagefind] [--no-hugo] [--no-edit]\n                       build the bundled book plus N synthetic entries for each size and print build,\n                       size and search numbers (pasted errors) beside Pagefind's and Hugo's"
             );
             return ExitCode::from(2);
         }
@@ -156,9 +156,15 @@ fn gen_distractors(args: &[String]) -> Result<ExitCode> {
     let book = Path::new(args.get(1).context("missing book directory")?);
     let out = Path::new(args.get(2).context("missing output directory")?);
     copy_tree(book, out, &["book", "target", ".git"])?;
-    // Distractor connectors must be known when the book lists its connectors.
-    let toml = out.join("book.toml");
-    let mut text = std::fs::read_to_string(&toml).unwrap_or_default();
+    add_synthetic_connectors(&out.join("book.toml"))?;
+    synth::write_entries(&out.join("content"), n, 7, "distractor")?;
+    eprintln!("wrote {} with {n} distractor entries", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Synthetic entries' connectors must be known when the book lists its connectors.
+fn add_synthetic_connectors(toml: &Path) -> Result<()> {
+    let mut text = std::fs::read_to_string(toml).unwrap_or_default();
     if text.contains("[[kbook.connectors]]") {
         for c in synth::CONNECTORS {
             if !text.contains(&format!("slug = \"{c}\"")) {
@@ -167,11 +173,9 @@ fn gen_distractors(args: &[String]) -> Result<ExitCode> {
                 ));
             }
         }
-        std::fs::write(&toml, text).context("cannot write book.toml")?;
+        std::fs::write(toml, text).context("cannot write book.toml")?;
     }
-    synth::write_entries(&out.join("content"), n, 7, "distractor")?;
-    eprintln!("wrote {} with {n} distractor entries", out.display());
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn copy_tree(from: &Path, to: &Path, skip: &[&str]) -> Result<()> {

@@ -125,6 +125,10 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
                 t.max_terms = v.max(1.0) as usize;
                 continue;
             }
+            (None, "pair-positions-budget") => {
+                t.pair_positions_budget = v.max(0.0) as usize;
+                continue;
+            }
             (None, "min-error-run") => {
                 t.min_error_run = v.max(0.0) as usize;
                 continue;

@@ -339,3 +339,128 @@ mod measure {
         }
     }
 }
+
+/// Bytes per search for several block sizes, on a built site's packed index:
+/// `KBOOK_SITE=<site dir> KBOOK_QUERIES=<file.jsonl> cargo test --release -p kbook-search
+/// --lib lazy::block_sizes -- --ignored --nocapture`. Each size replays the queries in one
+/// session (the first search, then the others with what earlier ones loaded), as a reader's
+/// browser does, and tells which files the bytes come from.
+#[cfg(test)]
+mod block_sizes {
+    use super::*;
+    use crate::blocks::split_packed_sized;
+    use std::collections::BTreeMap;
+
+    #[test]
+    #[ignore = "measurement on a built site"]
+    fn block_sizes() {
+        let (Some(site), Some(queries)) = (
+            std::env::var_os("KBOOK_SITE"),
+            std::env::var_os("KBOOK_QUERIES"),
+        ) else {
+            return;
+        };
+        let search = std::path::Path::new(&site).join("search");
+        let packed_path = std::fs::read_dir(&search)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| {
+                let n = p.file_name().unwrap().to_string_lossy().to_string();
+                n.starts_with("index.") && n.ends_with(".bin")
+            })
+            .unwrap();
+        let packed = std::fs::read(packed_path).unwrap();
+        let files = crate::pack::unpack(&packed).unwrap();
+        let table_end = packed.len() - files.iter().map(|(_, d)| d.len()).sum::<usize>();
+        let table = crate::pack::unpack_table(&packed[..table_end], packed.len()).unwrap();
+        let kind_of = |offset: usize| -> String {
+            table
+                .iter()
+                .find(|(_, r)| r.contains(&offset))
+                .map_or("table".into(), |(n, _)| {
+                    n.rsplit('.').next().unwrap_or("").to_string()
+                })
+        };
+        let queries: Vec<String> = std::fs::read_to_string(queries)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l)
+                    .ok()
+                    .and_then(|v| v["q"].as_str().map(str::to_string))
+                    .unwrap_or_else(|| l.to_string())
+            })
+            .collect();
+        let sizes: Vec<(usize, usize)> = std::env::var("KBOOK_BLOCK_SIZES")
+            .unwrap_or_else(|_| "32768:4096,16384:4096,8192:4096,4096:4096,8192:2048".into())
+            .split(',')
+            .map(|p| {
+                let (a, b) = p.split_once(':').unwrap();
+                (a.parse().unwrap(), b.parse().unwrap())
+            })
+            .collect();
+        for (block, store_block) in sizes {
+            let set = split_packed_sized(&packed, block, store_block).unwrap();
+            // Offsets of each block, to tell which file its bytes belong to.
+            let mut starts = Vec::with_capacity(set.blocks.len());
+            let mut at = 0;
+            for b in &set.blocks {
+                starts.push(at);
+                at += b.len();
+            }
+            let lazy = LazyIndex::open(set.head.clone()).unwrap();
+            let mut opts = SearchOptions::default();
+            if let Some(b) = std::env::var("KBOOK_PAIR_BUDGET")
+                .ok()
+                .and_then(|b| b.parse().ok())
+            {
+                opts.tuning.pair_positions_budget = b;
+            }
+            let mut per_query = Vec::new();
+            let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+            let mut requests = Vec::new();
+            for q in &queries {
+                let (mut bytes, mut n) = (0, 0);
+                for _ in 0..16 {
+                    match lazy.search(q, &opts).unwrap() {
+                        LazyOutcome::Done(_) => break,
+                        LazyOutcome::Need(need) => {
+                            for i in need {
+                                let b = &set.blocks[i as usize];
+                                bytes += b.len();
+                                n += 1;
+                                *by_kind.entry(kind_of(starts[i as usize])).or_default() += b.len();
+                                lazy.add_block(i, b.clone()).unwrap();
+                            }
+                        }
+                    }
+                }
+                per_query.push(bytes);
+                requests.push(n);
+            }
+            let later = &per_query[1.min(per_query.len())..];
+            let mut sorted = later.to_vec();
+            sorted.sort_unstable();
+            let p95 = sorted
+                .get((sorted.len() as f64 * 0.95) as usize)
+                .or(sorted.last())
+                .copied()
+                .unwrap_or(0);
+            eprintln!(
+                "block {block} / store {store_block}: head {} B, {} blocks; first search {} B ({} requests); later: mean {} B, p95 {} B, max {} B, mean {:.1} requests; total {} B by file kind {:?}",
+                set.head.len(),
+                set.blocks.len(),
+                per_query.first().unwrap_or(&0),
+                requests.first().unwrap_or(&0),
+                later.iter().sum::<usize>() / later.len().max(1),
+                p95,
+                later.iter().max().unwrap_or(&0),
+                requests[1.min(requests.len())..].iter().sum::<usize>() as f64
+                    / later.len().max(1) as f64,
+                per_query.iter().sum::<usize>(),
+                by_kind
+            );
+        }
+    }
+}

@@ -29,20 +29,33 @@ pub struct BlockSet {
 
 /// Cuts a packed index into blocks and writes the head (native: the build).
 pub fn split_packed(packed: &[u8]) -> Result<BlockSet, SearchError> {
+    split_packed_sized(packed, BLOCK_SIZE, STORE_BLOCK_SIZE)
+}
+
+/// [`split_packed`] with other block sizes (at most [`BLOCK_SIZE`]: readers reject longer
+/// blocks), for measuring.
+pub fn split_packed_sized(
+    packed: &[u8],
+    block_size: usize,
+    store_block_size: usize,
+) -> Result<BlockSet, SearchError> {
+    if block_size == 0 || block_size > BLOCK_SIZE || store_block_size == 0 {
+        return Err(corrupt("block sizes must be between 1 and BLOCK_SIZE"));
+    }
     let files = unpack(packed)?;
     let table_end = packed.len() - files.iter().map(|(_, d)| d.len()).sum::<usize>();
     let mut regions: Vec<(Range<usize>, usize)> = unpack_table(&packed[..table_end], packed.len())?
         .into_iter()
         .map(|(name, r)| {
             let size = if name.ends_with(".store") {
-                STORE_BLOCK_SIZE
+                store_block_size.min(BLOCK_SIZE)
             } else {
-                BLOCK_SIZE
+                block_size
             };
             (r, size)
         })
         .collect();
-    regions.push((0..table_end, BLOCK_SIZE));
+    regions.push((0..table_end, block_size));
     regions.sort_by_key(|(r, _)| r.start);
     // Pass 1: plain cuts, to learn which bytes opening the index reads (file footers, the
     // document store's skip index: the tails of files).

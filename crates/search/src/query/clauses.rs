@@ -128,6 +128,15 @@ pub(super) fn pair_clauses(
             if seen.contains(&key) || dfc.df(fi, &a.text) == 0 || dfc.df(fi, &b.text) == 0 {
                 continue;
             }
+            // A pair of frequent words is weak evidence and costs its words' whole
+            // positions lists (in a large book, most of what a paste downloads).
+            let budget = tuning.pair_positions_budget;
+            if budget > 0
+                && (dfc.positions_bytes(fi, &a.text) > budget
+                    || dfc.positions_bytes(fi, &b.text) > budget)
+            {
+                continue;
+            }
             seen.push(key);
             // Prose: the two words within PAIR_SLOP; signatures: exactly as in the paste.
             let (gap, slop) = if tuning.word_pairs && prose {

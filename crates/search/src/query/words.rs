@@ -53,6 +53,19 @@ impl<'a> DfCache<'a> {
         self.cache.insert((field, text.to_string()), d);
         d
     }
+
+    /// Bytes of the positions of `text` in `field` over all segments: what a phrase clause
+    /// on it reads (in the browser, fetches). A lookup failure counts as none.
+    pub(super) fn positions_bytes(&self, field: usize, text: &str) -> usize {
+        let term = Term::from_field_text(self.kb.text[field], text);
+        self.searcher
+            .segment_readers()
+            .iter()
+            .filter_map(|r| r.inverted_index(term.field()).ok())
+            .filter_map(|inv| inv.get_term_info(&term).ok().flatten())
+            .map(|info| info.positions_range.len())
+            .sum()
+    }
 }
 
 /// The weight of a line by its role in the paste (`messages`: how many message lines it has).

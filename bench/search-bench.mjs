@@ -11,8 +11,8 @@
 //   following search, in the page: performance.now() around the call), and for Pagefind
 //   index_ms / index_bytes (its indexing time and the size of its bundle).
 //
-// Bytes are the sum of Network.loadingFinished encodedDataLength (what went over the wire)
-// while the step ran. The server compresses like a static host with precompressed files
+// Bytes are the response bodies the server sent while the step ran (counted at the server:
+// Pagefind fetches from a Web Worker, whose requests the page's DevTools session misses). The server compresses like a static host with precompressed files
 // (brotli when the browser accepts it, else gzip), so bytes are what readers download. Chromium is Debian's (/usr/bin/chromium or $CHROMIUM), driven by
 // playwright-core from bench/pagefind (no browser download), with a fresh profile each run.
 // The sites are served from 127.0.0.1 by a small static server in this process.
@@ -79,7 +79,7 @@ function compress(file, data, encoding) {
   return COMPRESSED.get(key);
 }
 
-function serve(root) {
+function serve(root, sent) {
   const server = http.createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url, "http://x").pathname);
     const p = path.join(root, path.normalize(rel).replace(/^(\.\.[/\\])+/, ""));
@@ -99,6 +99,7 @@ function serve(root) {
         data = compress(file, data, encoding);
       }
       res.writeHead(200, headers);
+      sent.bytes += data.length;
       res.end(data);
     });
   });
@@ -121,7 +122,8 @@ async function measure(...a) {
 }
 
 async function measureOnce(args, root, startPage, init, search, queries) {
-  const server = await serve(root);
+  const sent = { bytes: 0 };
+  const server = await serve(root, sent);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "kbook-bench-chromium-"));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: args.chromium,
@@ -130,20 +132,22 @@ async function measureOnce(args, root, startPage, init, search, queries) {
   });
   try {
     const page = ctx.pages()[0] || (await ctx.newPage());
-    const cdp = await ctx.newCDPSession(page);
-    await cdp.send("Network.enable");
     let bytes = 0;
-    cdp.on("Network.loadingFinished", (e) => {
-      bytes += e.encodedDataLength;
-    });
+    const counted = () => {
+      bytes += sent.bytes;
+      sent.bytes = 0;
+    };
     const settle = () => new Promise((r) => setTimeout(r, 50));
     await page.goto(`http://127.0.0.1:${server.address().port}/${startPage}`, { waitUntil: "load" });
     await settle();
+    counted();
     const load_bytes = bytes;
     if (init) await page.evaluate(init);
+    counted();
     bytes = 0;
     const first_ms = await page.evaluate(search, queries[0]);
     await settle();
+    counted();
     const first_bytes = bytes;
     const times = [];
     const sizes = [];
@@ -151,6 +155,7 @@ async function measureOnce(args, root, startPage, init, search, queries) {
       bytes = 0;
       times.push(await page.evaluate(search, q));
       await settle();
+      counted();
       sizes.push(bytes);
     }
     return {

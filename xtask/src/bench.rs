@@ -459,12 +459,17 @@ fn edited_entry_changes(
     site: &Path,
     n: usize,
 ) -> Result<(usize, usize)> {
-    let id = crate::synth::entry_id("synthetic", n / 2);
-    let connector = crate::synth::CONNECTORS[(n / 2) % crate::synth::CONNECTORS.len()];
-    let entry = book
-        .join("content")
-        .join(connector)
-        .join(format!("{id}.md"));
+    let entry = if n > 0 {
+        let id = crate::synth::entry_id("synthetic", n / 2);
+        let connector = crate::synth::CONNECTORS[(n / 2) % crate::synth::CONNECTORS.len()];
+        book.join("content")
+            .join(connector)
+            .join(format!("{id}.md"))
+    } else {
+        // No synthetic entries: the first entry of the base book.
+        first_markdown(&book.join("content"))?
+            .with_context(|| format!("no entry under {}", book.join("content").display()))?
+    };
     let original = std::fs::read_to_string(&entry)
         .with_context(|| format!("cannot read {}", entry.display()))?;
     std::fs::write(
@@ -496,6 +501,25 @@ fn edited_entry_changes(
     }
     eprintln!("bench:   one edited entry body changed {changed} files ({outside} outside search/)");
     Ok((changed, outside))
+}
+
+/// The first Markdown file under `dir` (names sorted, depth first).
+fn first_markdown(dir: &Path) -> Result<Option<PathBuf>> {
+    let mut items: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    items.sort();
+    for p in items {
+        if p.is_dir() {
+            if let Some(found) = first_markdown(&p)? {
+                return Ok(Some(found));
+            }
+        } else if p.extension().is_some_and(|x| x == "md") {
+            return Ok(Some(p));
+        }
+    }
+    Ok(None)
 }
 
 /// Files under `dir`: relative path (with `/`) → (length, full path).

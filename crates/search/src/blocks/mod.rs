@@ -23,11 +23,13 @@ pub(crate) use directory::{BlockDirectory, Opened, open_directory};
 pub use split::{BlockSet, split_packed, split_packed_sized};
 pub(crate) use store::BlockStore;
 
-/// Bytes per block (the last block may be shorter). Measured with `lazy::block_sizes` on the
-/// bundled book plus 10,000 synthetic entries and pasted errors (tests/realworld.jsonl): 32 KiB
-/// blocks gave a first search of 1.83 MB and later searches of 64 KB mean / 631 KB max; 16 KiB
-/// 1.27 MB and 60 / 532 KB; 8 KiB 0.85 MB and 59 / 451 KB (raw bytes) for 113 instead of 71
-/// requests. Readers accept blocks up to this size.
-pub const BLOCK_SIZE: usize = 8 * 1024;
+/// Bytes per block (the last block may be shorter). Measured on the bundled book plus 10,000
+/// synthetic entries with pasted errors (tests/realworld.jsonl). Raw bytes (`lazy::block_sizes`):
+/// 32 KiB blocks gave a first search of 1.83 MB and later searches of 64 KB mean / 631 KB max;
+/// 16 KiB 1.27 MB and 60 / 532 KB; 8 KiB 0.85 MB and 59 / 451 KB, for 113 requests instead of
+/// 71. In Chromium (`cargo xtask bench`, brotli, with the phrase-pair positions budget), 8 KiB
+/// took 548 KB / 185 KB max but its many requests made the first search 1.0 s and p95 127 ms;
+/// 16 KiB took 816 KB / 251 KB max, 0.6 s and p95 105 ms. Readers accept blocks up to this size.
+pub const BLOCK_SIZE: usize = 16 * 1024;
 /// Bytes per block of the document store (`.store` files).
 pub const STORE_BLOCK_SIZE: usize = 4 * 1024;

@@ -287,16 +287,39 @@ fn bench_size(a: &BenchArgs, kbook: &Path, n: usize, queries: &[String]) -> Resu
     })
 }
 
-/// Builds once under `/usr/bin/time` (wall, user+system CPU, peak RSS) with stage timings.
-fn build_once(kbook: &Path, book: &Path, site: &Path) -> Result<BuildRun> {
+/// `program` under `/usr/bin/time` when it exists (wall, user+system CPU, peak RSS on stderr,
+/// read back by [`read_time`]).
+fn timed(program: impl AsRef<std::ffi::OsStr>) -> Command {
     let time = Path::new("/usr/bin/time");
-    let mut cmd = if time.exists() {
+    if time.exists() {
         let mut c = Command::new(time);
-        c.args(["-f", "bench-time: %e %U %S %M"]).arg(kbook);
+        c.args(["-f", "bench-time: %e %U %S %M"]).arg(program);
         c
     } else {
-        Command::new(kbook)
+        Command::new(program)
+    }
+}
+
+/// Fills `run` from a `bench-time:` line of [`timed`]; false for other lines.
+fn read_time(line: &str, run: &mut BuildRun) -> bool {
+    let Some(rest) = line.strip_prefix("bench-time: ") else {
+        return false;
     };
+    let f: Vec<f64> = rest
+        .split_whitespace()
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    if let [w, u, s, m] = f.as_slice() {
+        run.wall = *w;
+        run.cpu = u + s;
+        run.rss_kib = *m as u64;
+    }
+    true
+}
+
+/// Builds once under `/usr/bin/time` (wall, user+system CPU, peak RSS) with stage timings.
+fn build_once(kbook: &Path, book: &Path, site: &Path) -> Result<BuildRun> {
+    let mut cmd = timed(kbook);
     let start = Instant::now();
     let out = cmd
         .arg("build")
@@ -322,17 +345,10 @@ fn build_once(kbook: &Path, book: &Path, site: &Path) -> Result<BuildRun> {
         ..BuildRun::default()
     };
     for line in stderr.lines() {
-        if let Some(rest) = line.strip_prefix("bench-time: ") {
-            let f: Vec<f64> = rest
-                .split_whitespace()
-                .filter_map(|x| x.parse().ok())
-                .collect();
-            if let [w, u, s, m] = f.as_slice() {
-                run.wall = *w;
-                run.cpu = u + s;
-                run.rss_kib = *m as u64;
-            }
-        } else if let Some(rest) = line.strip_prefix("timing: ") {
+        if read_time(line, &mut run) {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("timing: ") {
             // "NAME: W ms (cpu C ms)"
             if let Some((name, v)) = rest.rsplit_once(": ") {
                 let nums: Vec<u64> = v
@@ -398,14 +414,7 @@ fn hugo_build(work: &Path, book: &Path, n: usize) -> Result<BuildRun, String> {
         let aside = work.join(format!("{ASIDE}hugo-{n}-{}", std::process::id()));
         std::fs::rename(&out, &aside).map_err(|e| e.to_string())?;
     }
-    let time = Path::new("/usr/bin/time");
-    let mut cmd = if time.exists() {
-        let mut c = Command::new(time);
-        c.args(["-f", "bench-time: %e %U %S %M"]).arg("hugo");
-        c
-    } else {
-        Command::new("hugo")
-    };
+    let mut cmd = timed("hugo");
     let start = Instant::now();
     let o = cmd
         .arg("--quiet")
@@ -428,17 +437,7 @@ fn hugo_build(work: &Path, book: &Path, n: usize) -> Result<BuildRun, String> {
         ));
     }
     for line in stderr.lines() {
-        if let Some(rest) = line.strip_prefix("bench-time: ") {
-            let f: Vec<f64> = rest
-                .split_whitespace()
-                .filter_map(|x| x.parse().ok())
-                .collect();
-            if let [w, u, s, m] = f.as_slice() {
-                run.wall = *w;
-                run.cpu = u + s;
-                run.rss_kib = *m as u64;
-            }
-        }
+        read_time(line, &mut run);
     }
     eprintln!(
         "bench:   hugo built in {:.2} s wall, {:.2} s CPU, {} MiB peak RSS",

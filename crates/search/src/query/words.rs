@@ -27,11 +27,12 @@ pub(super) struct Candidate {
 /// Candidates by (field, term), before document frequencies are known.
 pub(super) type Candidates = HashMap<(usize, String), Candidate>;
 
-/// Document-frequency lookups, cached (long pastes repeat terms across lines and fields).
+/// Term lookups, cached (long pastes repeat terms across lines and fields): per (field,
+/// term) the document frequency and the bytes of its positions, from one term-info read.
 pub(super) struct DfCache<'a> {
     searcher: &'a Searcher,
     kb: &'a KbSchema,
-    cache: HashMap<(usize, String), u64>,
+    cache: HashMap<(usize, String), (u64, usize)>,
 }
 
 impl<'a> DfCache<'a> {
@@ -44,27 +45,41 @@ impl<'a> DfCache<'a> {
     }
 
     pub(super) fn df(&mut self, field: usize, text: &str) -> u64 {
-        if let Some(&d) = self.cache.get(&(field, text.to_string())) {
-            return d;
-        }
-        let term = Term::from_field_text(self.kb.text[field], text);
-        // A lookup failure means "unknown term": it then simply does not contribute.
-        let d = self.searcher.doc_freq(&term).unwrap_or(0);
-        self.cache.insert((field, text.to_string()), d);
-        d
+        self.lookup(field, text).0
     }
 
     /// Bytes of the positions of `text` in `field` over all segments: what a phrase clause
-    /// on it reads (in the browser, fetches). A lookup failure counts as none.
-    pub(super) fn positions_bytes(&self, field: usize, text: &str) -> usize {
+    /// on it reads (in the browser, fetches).
+    pub(super) fn positions_bytes(&mut self, field: usize, text: &str) -> usize {
+        self.lookup(field, text).1
+    }
+
+    fn lookup(&mut self, field: usize, text: &str) -> (u64, usize) {
+        if let Some(&v) = self.cache.get(&(field, text.to_string())) {
+            return v;
+        }
         let term = Term::from_field_text(self.kb.text[field], text);
-        self.searcher
-            .segment_readers()
-            .iter()
-            .filter_map(|r| r.inverted_index(term.field()).ok())
-            .filter_map(|inv| inv.get_term_info(&term).ok().flatten())
-            .map(|info| info.positions_range.len())
-            .sum()
+        // A lookup failure means "unknown term": it then simply does not contribute.
+        let mut found = (0u64, 0usize);
+        for reader in self.searcher.segment_readers() {
+            let info = reader
+                .inverted_index(term.field())
+                .ok()
+                .map(|inv| inv.get_term_info(&term));
+            match info {
+                Some(Ok(Some(info))) => {
+                    found.0 += u64::from(info.doc_freq);
+                    found.1 += info.positions_range.len();
+                }
+                Some(Ok(None)) => {}
+                _ => {
+                    found = (0, 0);
+                    break;
+                }
+            }
+        }
+        self.cache.insert((field, text.to_string()), found);
+        found
     }
 }
 

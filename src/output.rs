@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// One output file: its path relative to the site root and its bytes. Shared, so a page
 /// kept for the next rebuild of `kbook serve` is not copied.
@@ -15,77 +15,148 @@ pub type OutputFile = (String, std::sync::Arc<Vec<u8>>);
 const TMP_MARK: &str = ".kbook-tmp-";
 const OLD_MARK: &str = ".kbook-old-";
 
-/// Writes `files` into a fresh sibling directory of `dest`, then replaces `dest` with it.
-/// Leftovers of interrupted builds (sibling temp directories) are removed first.
+/// Writes `files` into a fresh sibling directory of `dest`, then replaces `dest` with it
+/// (see [`SiteWriter`]).
+pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> std::io::Result<u64> {
+    let writer = SiteWriter::begin(dest)?;
+    writer.write_all(files)?;
+    writer.commit()
+}
+
+/// A new site written file by file into a fresh sibling directory of `dest`, and swapped in
+/// by [`SiteWriter::commit`]; dropped uncommitted (a build that failed), the directory is
+/// removed and `dest` is untouched. Files can be written as they are made, from any thread,
+/// so a large book's pages are never all in memory at once. Leftovers of interrupted builds
+/// (sibling temporary directories) are removed first.
 ///
 /// A file whose bytes equal the previous site's file at the same path is hard-linked from it
 /// instead of written: on ext4, creating thousands of inodes right after the previous build
 /// deleted as many makes the inode allocator scan the recently deleted ones (writing took
 /// 4x longer); a link allocates no inode, and removing the previous site then frees none.
 /// No file of either site is written to once it exists, so sharing inodes is safe.
-pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> std::io::Result<u64> {
-    let parent = match dest.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent)?;
-    let name = dest
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| "book".into());
-    clean_leftovers(&parent, &name);
-    let tmp = parent.join(format!(".{name}{TMP_MARK}{}", std::process::id()));
-    let written = (|| {
-        let mut bytes = 0u64;
+pub struct SiteWriter {
+    dest: PathBuf,
+    parent: PathBuf,
+    name: String,
+    tmp: PathBuf,
+    reuse: Reuse,
+    /// Directories already created under `tmp` (creating each once saves a system call per
+    /// file).
+    dirs: std::sync::Mutex<std::collections::HashSet<String>>,
+    files: AtomicUsize,
+    pages: AtomicUsize,
+    bytes: AtomicU64,
+    committed: bool,
+}
+
+impl SiteWriter {
+    /// Starts a new site for `dest`.
+    pub fn begin(dest: &Path) -> std::io::Result<Self> {
+        let parent = match dest.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&parent)?;
+        let name = dest
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_else(|| "book".into());
+        clean_leftovers(&parent, &name);
+        let tmp = parent.join(format!(".{name}{TMP_MARK}{}", std::process::id()));
         std::fs::create_dir_all(&tmp)?;
-        let mut dirs = std::collections::BTreeSet::new();
-        for (path, _) in files {
-            if let Some((d, _)) = path.rsplit_once('/') {
-                dirs.insert(d.to_string());
+        let reuse = Reuse::new(dest, &tmp);
+        Ok(SiteWriter {
+            dest: dest.to_path_buf(),
+            parent,
+            name,
+            tmp,
+            reuse,
+            dirs: std::sync::Mutex::new(std::collections::HashSet::new()),
+            files: AtomicUsize::new(0),
+            pages: AtomicUsize::new(0),
+            bytes: AtomicU64::new(0),
+            committed: false,
+        })
+    }
+
+    /// Writes one file (`path` relative to the site root).
+    pub fn write(&self, path: &str, data: &[u8]) -> std::io::Result<()> {
+        if let Some((d, _)) = path.rsplit_once('/') {
+            let known = self
+                .dirs
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .contains(d);
+            if !known {
+                std::fs::create_dir_all(self.tmp.join(d))?;
+                self.dirs
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .insert(d.to_string());
             }
         }
-        for d in &dirs {
-            std::fs::create_dir_all(tmp.join(d))?;
+        let target = self.tmp.join(path);
+        if !self.reuse.link(path, data, &target) {
+            write_new(&target, data)?;
         }
-        let reuse = Reuse::new(dest, &tmp);
-        let results: Vec<std::io::Result<u64>> = files
+        self.files.fetch_add(1, Ordering::Relaxed);
+        if path.ends_with(".html") {
+            self.pages.fetch_add(1, Ordering::Relaxed);
+        }
+        self.bytes.fetch_add(data.len() as u64, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Writes `files`, on all cores.
+    pub fn write_all(&self, files: &[OutputFile]) -> std::io::Result<()> {
+        files
             .par_iter()
-            .map(|(path, data)| {
-                let target = tmp.join(path);
-                if !reuse.link(path, data, &target) {
-                    write_new(&target, data)?;
-                }
-                Ok(data.len() as u64)
-            })
-            .collect();
-        for r in results {
-            bytes += r?;
+            .try_for_each(|(path, data)| self.write(path, data))
+    }
+
+    /// Where the site goes.
+    pub fn dest(&self) -> &Path {
+        &self.dest
+    }
+
+    /// Files, HTML pages and bytes written so far.
+    pub fn written(&self) -> (usize, usize, u64) {
+        (
+            self.files.load(Ordering::Relaxed),
+            self.pages.load(Ordering::Relaxed),
+            self.bytes.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Replaces `dest` with the new site; the bytes written.
+    pub fn commit(mut self) -> std::io::Result<u64> {
+        let old = self
+            .parent
+            .join(format!(".{}{OLD_MARK}{}", self.name, std::process::id()));
+        let had_old = self.dest.exists();
+        if had_old {
+            std::fs::rename(&self.dest, &old)?;
         }
-        Ok::<u64, std::io::Error>(bytes)
-    })();
-    let bytes = match written {
-        Ok(b) => b,
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&tmp);
+        if let Err(e) = std::fs::rename(&self.tmp, &self.dest) {
+            if had_old {
+                let _ = std::fs::rename(&old, &self.dest);
+            }
             return Err(e);
         }
-    };
-    let old = parent.join(format!(".{name}{OLD_MARK}{}", std::process::id()));
-    let had_old = dest.exists();
-    if had_old {
-        std::fs::rename(dest, &old)?;
-    }
-    if let Err(e) = std::fs::rename(&tmp, dest) {
+        self.committed = true;
         if had_old {
-            let _ = std::fs::rename(&old, dest);
+            remove_tree(&old);
         }
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
+        Ok(self.bytes.load(Ordering::Relaxed))
     }
-    if had_old {
-        remove_tree(&old);
+}
+
+impl Drop for SiteWriter {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_dir_all(&self.tmp);
+        }
     }
-    Ok(bytes)
 }
 
 /// Removes the previous site, many files at a time: removing a file whose blocks reached the

@@ -23,6 +23,11 @@ pub const MANIFEST_JSON_PATH: &str = "search/manifest.json";
 /// The same for file:// pages, which cannot fetch but can load scripts.
 pub const MANIFEST_JS_PATH: &str = "search/manifest.js";
 
+/// search.js as the build writes it (pages version their link to it by its bytes).
+pub fn search_js_file() -> (String, Vec<u8>) {
+    (SEARCH_JS_PATH.to_string(), SEARCH_JS.as_bytes().to_vec())
+}
+
 /// Files the build writes for search, and where pages find them.
 #[derive(Debug, Clone)]
 pub struct SearchAssets {
@@ -91,7 +96,7 @@ pub fn build_search_assets(
         AssetMode::Serve => kbook_search::build_packed_index_keeping(docs, kept),
     }
     .context("cannot build the search index")?;
-    let search_js = (SEARCH_JS_PATH.to_string(), SEARCH_JS.as_bytes().to_vec());
+    let search_js = search_js_file();
     if mode == AssetMode::Serve {
         let meta = SearchMeta {
             index: "search/index.bin".into(),

@@ -7,8 +7,8 @@ use crate::diagnostic::{self, Diagnostic};
 use crate::fingerprint::{fingerprint, hex};
 use crate::html::escape;
 use crate::output::{
-    IN_PLACE_BYTES, OutputFile, overwrite_in_place, recover_interrupted_swap, write_atomically,
-    write_file_atomically,
+    IN_PLACE_BYTES, OutputFile, SiteWriter, overwrite_in_place, recover_interrupted_swap,
+    write_atomically, write_file_atomically,
 };
 use crate::progress::Progress;
 use crate::render::context::{ConnectorNav, SiteContext};
@@ -57,16 +57,24 @@ pub struct BuildReport {
 }
 
 impl BuildReport {
-    /// The report of writing `rendered` (`bytes` written) to `dest`, begun at `start`.
-    fn new(rendered: RenderedSite, bytes: u64, start: Instant, dest: PathBuf) -> Self {
+    /// The report of writing `rendered` (`bytes` written in all) to `dest`, begun at `start`;
+    /// `streamed`: files and pages written while rendering, not in `rendered.files`.
+    fn new(
+        rendered: RenderedSite,
+        streamed: (usize, usize),
+        bytes: u64,
+        start: Instant,
+        dest: PathBuf,
+    ) -> Self {
         BuildReport {
             entries: rendered.entries,
-            pages: rendered
-                .files
-                .iter()
-                .filter(|f| f.0.ends_with(".html"))
-                .count(),
-            files: rendered.files.len(),
+            pages: streamed.1
+                + rendered
+                    .files
+                    .iter()
+                    .filter(|f| f.0.ends_with(".html"))
+                    .count(),
+            files: streamed.0 + rendered.files.len(),
             bytes,
             elapsed: start.elapsed(),
             dest,
@@ -75,9 +83,10 @@ impl BuildReport {
     }
 }
 
-/// Everything the render stage produced, before anything is written.
+/// What the render stage produced and did not write yet.
 pub struct RenderedSite {
-    /// Files with paths relative to the site root, sorted.
+    /// Files with paths relative to the site root, sorted (without those written as they
+    /// were made).
     pub files: Vec<OutputFile>,
     /// Number of entries.
     pub entries: usize,
@@ -85,12 +94,15 @@ pub struct RenderedSite {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Loads, validates and renders the book in memory. Errors (and warnings when denied) come
-/// back as `Err` with every diagnostic sorted by file and position.
+/// Loads, validates and renders the book. Errors (and warnings when denied) come back as
+/// `Err` with every diagnostic sorted by file and position. With a `writer`, the search files
+/// and entry pages go into it as soon as they are made (the rest is returned); without one,
+/// everything is returned in memory.
 pub fn render_site(
     config: &Config,
     opts: &BuildOptions,
     cache: &mut BuildCache,
+    writer: Option<&SiteWriter>,
 ) -> Result<RenderedSite, Vec<Diagnostic>> {
     let progress = Progress::new(opts.progress);
     progress.stage("reading entries");
@@ -112,100 +124,122 @@ pub fn render_site(
         _ => return Err(sorted(diags)),
     };
 
-    progress.stage("building the search index");
-    let docs: Vec<kbook_search::EntryDoc> = book
-        .entries
-        .iter()
-        .zip(&bodies)
-        .map(|(e, b)| entry_doc(e, b))
-        .collect();
-    // The index is rebuilt only when an indexed field changed (not for template edits).
-    let docs_fp = kbook_search::docs_fingerprint(&docs);
-    let mode = if cache.keep {
-        AssetMode::Serve
-    } else {
-        AssetMode::Publish
-    };
-    let assets = match cache.index.take() {
-        Some((fp, assets)) if fp == docs_fp => assets,
-        _ => match search_assets::build_search_assets(&docs, mode, &mut cache.segments) {
-            Ok(assets) => assets,
-            Err(e) => {
-                diags.push(Diagnostic::error(
+    // The index and the pages are made at the same time: neither reads the other (pages
+    // find the index through search/manifest.*), and together they keep both cores busy.
+    progress.stage("indexing and rendering pages");
+    let BuildCache {
+        keep,
+        index: index_cache,
+        segments,
+        pages: page_memo,
+        ..
+    } = cache;
+    let index_job = || -> Result<Vec<OutputFile>, Diagnostic> {
+        let docs: Vec<kbook_search::EntryDoc> = book
+            .entries
+            .iter()
+            .zip(&bodies)
+            .map(|(e, b)| entry_doc(e, b))
+            .collect();
+        // The index is rebuilt only when an indexed field changed (not for template edits).
+        let docs_fp = kbook_search::docs_fingerprint(&docs);
+        let mode = if *keep {
+            AssetMode::Serve
+        } else {
+            AssetMode::Publish
+        };
+        let assets = match index_cache.take() {
+            Some((fp, assets)) if fp == docs_fp => assets,
+            _ => search_assets::build_search_assets(&docs, mode, segments).map_err(|e| {
+                Diagnostic::error(
                     "(search index)",
                     0,
                     0,
                     format!("cannot build the search index: {e:#}"),
-                ));
-                return Err(sorted(diags));
+                )
+            })?,
+        };
+        // The documents hold a copy of every body's text.
+        drop(docs);
+        if *keep {
+            *index_cache = Some((docs_fp, assets.clone()));
+        }
+        // Written now, when there is a writer: the index and its copies are freed at once.
+        match writer {
+            Some(w) => {
+                w.write_all(&assets.files)
+                    .map_err(|e| write_error(w.dest(), &e))?;
+                Ok(Vec::new())
             }
-        },
+            None => Ok(assets.files),
+        }
     };
-    // The documents hold a copy of every body's text: free it before the pages are rendered.
-    drop(docs);
-    if cache.keep {
-        cache.index = Some((docs_fp, assets.clone()));
-    }
-
-    progress.stage("rendering pages");
-    let statics = match theme::static_files(&config.root) {
-        Ok(s) => s,
-        Err(e) => {
-            diags.push(
+    let pages_job = || -> Result<Vec<OutputFile>, Vec<Diagnostic>> {
+        let statics = theme::static_files(&config.root).map_err(|e| {
+            vec![
                 Diagnostic::error("static", 0, 0, format!("cannot read static files: {e}"))
                     .with_hint("check the book's static/ directory"),
-            );
-            return Err(sorted(diags));
-        }
-    };
-    // The `?v=` version covers only files with fixed names that pages link to (the theme and
-    // search.js). The index and module are found through search/manifest.*, so a changed
-    // entry changes no other page's HTML (CDN caches keep them).
-    let search_js: Vec<(String, Vec<u8>)> = assets
-        .files
-        .iter()
-        .filter(|(p, _)| p == search_assets::SEARCH_JS_PATH)
-        .map(|(p, b)| (p.clone(), b.to_vec()))
-        .collect();
-    let version_of: Vec<&(String, Vec<u8>)> = statics.iter().chain(search_js.iter()).collect();
-    let site = site_context(config, &book, &version_of);
-    let global_fp = fingerprint(&format!(
-        "{}{tera_fp}{config:?}",
-        serde_json::to_string(&site).unwrap_or_default()
-    ));
-    let mut files = match pages::render_all(
-        &tera,
-        config,
-        &site,
-        &book.entries,
-        &bodies,
-        &mut cache.pages,
-        global_fp,
-    ) {
-        Ok(files) => files,
-        Err(mut d) => {
-            diags.append(&mut d);
-            return Err(sorted(diags));
-        }
-    };
-    files.extend(
-        statics
-            .into_iter()
-            .map(|(p, b)| (format!("static/{p}"), Arc::new(b))),
-    );
-    files.extend(assets.files);
-    if let Some(url) = &site.site_url {
-        files.push((
-            urls::OPENSEARCH.into(),
-            Arc::new(opensearch(&site.title, url, &site.strings).into_bytes()),
+            ]
+        })?;
+        // The `?v=` version covers only files with fixed names that pages link to (the theme
+        // and search.js). The index and module are found through search/manifest.*, so a
+        // changed entry changes no other page's HTML (CDN caches keep them).
+        let search_js = [search_assets::search_js_file()];
+        let version_of: Vec<&(String, Vec<u8>)> = statics.iter().chain(search_js.iter()).collect();
+        let site = site_context(config, &book, &version_of);
+        let global_fp = fingerprint(&format!(
+            "{}{tera_fp}{config:?}",
+            serde_json::to_string(&site).unwrap_or_default()
         ));
-    }
+        let mut files = pages::render_all(
+            &tera,
+            config,
+            &site,
+            &book.entries,
+            &bodies,
+            global_fp,
+            pages::PageSink {
+                memo: page_memo,
+                writer,
+            },
+        )?;
+        files.extend(
+            statics
+                .into_iter()
+                .map(|(p, b)| (format!("static/{p}"), Arc::new(b))),
+        );
+        if let Some(url) = &site.site_url {
+            files.push((
+                urls::OPENSEARCH.into(),
+                Arc::new(opensearch(&site.title, url, &site.strings).into_bytes()),
+            ));
+        }
+        Ok(files)
+    };
+    let (search_files, page_files) = rayon::join(index_job, pages_job);
+    let mut files = match (search_files, page_files) {
+        (Ok(search), Ok(mut pages)) => {
+            pages.extend(search);
+            pages
+        }
+        (search, pages) => {
+            diags.extend(search.err());
+            diags.extend(pages.err().into_iter().flatten());
+            return Err(sorted(diags));
+        }
+    };
     files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(RenderedSite {
         files,
         entries: book.entries.len(),
         warnings: sorted(diags),
     })
+}
+
+/// The error of a failed write into the new site at `dest`.
+fn write_error(dest: &Path, e: &std::io::Error) -> Diagnostic {
+    Diagnostic::error(dest, 0, 0, format!("cannot write the site: {e}"))
+        .with_hint("check that the destination's parent directory is writable")
 }
 
 fn sorted(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
@@ -427,20 +461,40 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
     if !opts.check_only {
         recover_interrupted_swap(&dest);
     }
-    let rendered = render_site(&config, opts, &mut BuildCache::default())?;
     if opts.check_only {
-        return Ok(BuildReport::new(rendered, 0, start, dest));
+        let rendered = render_site(&config, opts, &mut BuildCache::default(), None)?;
+        return Ok(BuildReport::new(rendered, (0, 0), 0, start, dest));
     }
+    // The search files and entry pages are written as they are made; an error drops the
+    // writer, which removes the new site and leaves the previous one as it was.
+    let writer = match SiteWriter::begin(&dest) {
+        Ok(w) => w,
+        Err(e) => {
+            // The book's own problems are reported too, not only the unwritable destination.
+            let mut diags = match render_site(&config, opts, &mut BuildCache::default(), None) {
+                Err(d) => d,
+                Ok(r) => r.warnings,
+            };
+            diags.push(write_error(&dest, &e));
+            return Err(sorted(diags));
+        }
+    };
+    let rendered = render_site(&config, opts, &mut BuildCache::default(), Some(&writer))?;
     let timing = Progress::new(false);
     timing.stage("writing the site");
-    let bytes = write_atomically(&dest, &rendered.files).map_err(|e| {
-        vec![
-            Diagnostic::error(&dest, 0, 0, format!("cannot write the site: {e}"))
-                .with_hint("check that the destination's parent directory is writable"),
-        ]
-    })?;
+    let (files, pages, _) = writer.written();
+    let bytes = writer
+        .write_all(&rendered.files)
+        .and_then(|()| writer.commit())
+        .map_err(|e| vec![write_error(&dest, &e)])?;
     drop(timing);
-    Ok(BuildReport::new(rendered, bytes, start, dest))
+    Ok(BuildReport::new(
+        rendered,
+        (files, pages),
+        bytes,
+        start,
+        dest,
+    ))
 }
 
 /// A site rebuilt again and again by `kbook serve`: unchanged entries, bodies, pages and
@@ -475,7 +529,7 @@ impl IncrementalSite {
             check_only: false,
             progress: false,
         };
-        let rendered = render_site(&config, &opts, &mut self.cache)?;
+        let rendered = render_site(&config, &opts, &mut self.cache, None)?;
         let timing = Progress::new(false);
         timing.stage("writing changed files");
         let io_err = |e: std::io::Error| {
@@ -532,7 +586,13 @@ impl IncrementalSite {
             .map(|((p, _), fp)| (p.clone(), fp))
             .collect();
         drop(timing);
-        Ok(BuildReport::new(rendered, bytes, start, self.dest.clone()))
+        Ok(BuildReport::new(
+            rendered,
+            (0, 0),
+            bytes,
+            start,
+            self.dest.clone(),
+        ))
     }
 }
 
@@ -553,7 +613,7 @@ mod tests {
             check_only: true,
             ..BuildOptions::default()
         };
-        let rendered = render_site(&config, &opts, &mut BuildCache::default()).unwrap();
+        let rendered = render_site(&config, &opts, &mut BuildCache::default(), None).unwrap();
         let written: BTreeSet<&str> = rendered
             .files
             .iter()

@@ -9,8 +9,20 @@ use crate::render::markdown::RenderedBody;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// An entry page: entry index, input fingerprint, and the page (`None`: reuse the memo).
-pub(super) type RenderedEntryPage = (usize, u64, Option<Result<Vec<u8>, Diagnostic>>);
+/// An entry page: entry index, input fingerprint, and what became of the page.
+pub(super) type RenderedEntryPage = (usize, u64, EntryPage);
+
+/// What became of one entry page.
+pub(super) enum EntryPage {
+    /// The memo's page is still good.
+    Reused,
+    /// Rendered, to be written with the rest.
+    Html(Vec<u8>),
+    /// Rendered and already written into the new site.
+    Written,
+    /// Rendering or writing failed.
+    Failed(Diagnostic),
+}
 
 /// Pages of the previous build with the fingerprint of everything they were made from, so a
 /// rebuild renders only pages whose inputs changed. A one-shot build uses one that keeps
@@ -78,12 +90,14 @@ impl PageMemo {
         for (idx, fp, page) in rendered {
             let url = &entries[idx].url;
             let html = match page {
-                Some(Ok(html)) => Arc::new(html),
-                Some(Err(d)) => {
+                EntryPage::Html(html) => Arc::new(html),
+                EntryPage::Failed(d) => {
                     diags.push(d);
                     continue;
                 }
-                None => self.pages.remove(url).map(|m| m.html).unwrap_or_default(),
+                // Only one-shot builds write pages as they render, and they keep nothing.
+                EntryPage::Written => continue,
+                EntryPage::Reused => self.pages.remove(url).map(|m| m.html).unwrap_or_default(),
             };
             if self.keep {
                 kept.insert(

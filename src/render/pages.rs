@@ -5,13 +5,13 @@
 use super::context::{
     EntryLink, EntryView, SiteContext, VersionProduct, VersionRow, kind_heading, version_products,
 };
-use super::memo::{ListingPages, PageMemo, RenderedEntryPage, listing_inputs};
+use super::memo::{EntryPage, ListingPages, PageMemo, RenderedEntryPage, listing_inputs};
 use super::templates::render;
 use crate::config::Config;
 use crate::content::Entry;
 use crate::diagnostic::Diagnostic;
 use crate::fingerprint::fingerprint;
-use crate::output::OutputFile;
+use crate::output::{OutputFile, SiteWriter};
 use crate::render::markdown::RenderedBody;
 use crate::urls::{self, path_to_root, relative_url, slugify};
 use rayon::prelude::*;
@@ -95,20 +95,31 @@ impl<'a> Book<'a> {
     }
 }
 
-/// Renders every page. `bodies[i]` is the rendered body of `entries[i]`.
+/// Where rendered pages go.
+pub struct PageSink<'a> {
+    /// The previous build's pages, reused when their inputs are unchanged; keeps this
+    /// build's when it keeps pages.
+    pub memo: &'a mut PageMemo,
+    /// Writes entry pages as they render (a one-shot build); `None`: every page is returned.
+    pub writer: Option<&'a SiteWriter>,
+}
+
+/// Renders every page. `bodies[i]` is the rendered body of `entries[i]`. Returns the pages
+/// not written to `sink.writer`.
 pub fn render_all(
     tera: &tera::Tera,
     config: &Config,
     site: &SiteContext,
     entries: &[Arc<Entry>],
     bodies: &[Arc<RenderedBody>],
-    memo: &mut PageMemo,
     global_fp: u64,
+    sink: PageSink<'_>,
 ) -> Result<Vec<OutputFile>, Vec<Diagnostic>> {
+    let PageSink { memo, writer } = sink;
     let book = Book::new(tera, config, site, entries);
     let mut out = Vec::new();
     let mut diags = Vec::new();
-    let rendered = entry_pages(&book, bodies, memo, global_fp);
+    let rendered = entry_pages(&book, bodies, memo, global_fp, writer);
     memo.entry_pages(rendered, entries, bodies, &mut out, &mut diags);
 
     // An edit to an entry's body (the usual edit) changes no listing: reuse them all without
@@ -149,6 +160,7 @@ fn entry_pages(
     bodies: &[Arc<RenderedBody>],
     memo: &PageMemo,
     global_fp: u64,
+    writer: Option<&SiteWriter>,
 ) -> Vec<RenderedEntryPage> {
     let entries = book.entries;
     let by_id: std::collections::HashMap<&str, &Entry> =
@@ -198,11 +210,30 @@ fn entry_pages(
                 related_titles,
             ));
             if memo.has_entry_page(&e.url, fp, e, body) {
-                return (idx, fp, None);
+                return (idx, fp, EntryPage::Reused);
             }
             let siblings = &book.by_connector[e.fm.connector.as_str()];
-            let page = entry_page(book, e, body, related, siblings, position[idx]);
-            (idx, fp, Some(page))
+            let page = match entry_page(book, e, body, related, siblings, position[idx]) {
+                Err(d) => EntryPage::Failed(d),
+                Ok(html) => match writer {
+                    None => EntryPage::Html(html),
+                    // Written as soon as it renders: the pages of a large book never are all
+                    // in memory at once.
+                    Some(w) => match w.write(&e.url, &html) {
+                        Ok(()) => EntryPage::Written,
+                        Err(err) => EntryPage::Failed(
+                            Diagnostic::error(
+                                &e.path,
+                                0,
+                                0,
+                                format!("cannot write {}: {err}", e.url),
+                            )
+                            .with_hint("check that the destination's parent directory is writable"),
+                        ),
+                    },
+                },
+            };
+            (idx, fp, page)
         })
         .collect()
 }

@@ -3,11 +3,12 @@
 //! again in a built site (for `kbook search` and `kbook eval`).
 
 use crate::fingerprint::short_hash;
-use crate::output::OutputFile;
+use crate::output::{OutputFile, SiteWriter};
 use anyhow::{Context, Result, bail};
 use kbook_search::{BookIndex, EntryDoc};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The browser search module, built for wasm32 by the root build script.
 static WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kbook_search_wasm.wasm"));
@@ -75,28 +76,46 @@ pub enum AssetMode {
 /// cannot fetch, but they can load scripts.
 fn js_wrapper(key: &str, bytes: &[u8]) -> Result<Vec<u8>> {
     use base64::Engine as _;
-    let b64 = base64::engine::general_purpose::STANDARD.encode(bytes);
     let key_json = serde_json::to_string(key)?;
-    Ok(
-        format!("(window.__kbookAssets = window.__kbookAssets || {{}})[{key_json}] = \"{b64}\";\n")
-            .into_bytes(),
-    )
+    let prefix = format!("(window.__kbookAssets = window.__kbookAssets || {{}})[{key_json}] = \"");
+    // One buffer, encoded into in place: the copy of a large book's index is hundreds of MB.
+    let mut js = String::with_capacity(prefix.len() + bytes.len().div_ceil(3) * 4 + 3);
+    js.push_str(&prefix);
+    base64::engine::general_purpose::STANDARD.encode_string(bytes, &mut js);
+    js.push_str("\";\n");
+    Ok(js.into_bytes())
 }
 
 /// Builds the packed index and the other search assets for `docs`. `kbook serve` reuses the
 /// index segments in `kept` (an edit re-indexes only the chunk of entries that holds it);
-/// a site to publish gets one merged segment.
+/// a site to publish gets one merged segment. With a `writer`, a site's files are written as
+/// they are made and each is freed at once (the index, its script copy and its blocks would
+/// otherwise all be in memory together); the returned assets hold the others.
 pub fn build_search_assets(
     docs: &[EntryDoc],
     mode: AssetMode,
     kept: &mut kbook_search::KeptSegments,
+    writer: Option<&SiteWriter>,
 ) -> Result<SearchAssets> {
     let index = match mode {
         AssetMode::Publish => kbook_search::build_packed_index(docs),
         AssetMode::Serve => kbook_search::build_packed_index_keeping(docs, kept),
     }
     .context("cannot build the search index")?;
-    let search_js = search_js_file();
+    let mut files: Vec<OutputFile> = Vec::new();
+    let mut put = |path: String, bytes: Vec<u8>| -> Result<()> {
+        match writer {
+            Some(w) => w
+                .write(&path, &bytes)
+                .with_context(|| format!("cannot write {path}")),
+            None => {
+                files.push((path, Arc::new(bytes)));
+                Ok(())
+            }
+        }
+    };
+    let (path, js) = search_js_file();
+    put(path, js)?;
     if mode == AssetMode::Serve {
         let meta = SearchMeta {
             index: "search/index.bin".into(),
@@ -106,55 +125,48 @@ pub fn build_search_assets(
             head: None,
             blocks: None,
         };
-        let mut files = vec![
-            (meta.index.clone(), index),
-            (meta.wasm.clone(), WASM.to_vec()),
-            search_js,
-        ];
-        files.extend(manifest_files(&meta)?);
-        return Ok(SearchAssets {
-            files: shared(files),
-            meta,
-        });
+        put(meta.index.clone(), index)?;
+        put(meta.wasm.clone(), WASM.to_vec())?;
+        for (path, bytes) in manifest_files(&meta)? {
+            put(path, bytes)?;
+        }
+        return Ok(SearchAssets { files, meta });
     }
     // Refuse to ship an index the reader cannot open.
-    BookIndex::open(index.clone()).context("the freshly built search index does not open")?;
+    BookIndex::open_bytes(&index).context("the freshly built search index does not open")?;
     let index_hash = short_hash(&index);
     let index_path = format!("search/index.{index_hash}.bin");
     let wasm_path = format!("search/kbook-search.{}.wasm", short_hash(WASM));
     let index_js = js_wrapper(&index_path, &index)?;
-    let wasm_js = js_wrapper(&wasm_path, WASM)?;
     let index_js_path = format!("search/index.{}.js", short_hash(&index_js));
+    put(index_js_path.clone(), index_js)?;
+    let wasm_js = js_wrapper(&wasm_path, WASM)?;
     let wasm_js_path = format!("search/kbook-search.{}.js", short_hash(&wasm_js));
+    put(wasm_js_path.clone(), wasm_js)?;
+    put(wasm_path.clone(), WASM.to_vec())?;
     // Over http the browser loads the head and fetches blocks as searches need them.
-    let split =
-        kbook_search::blocks::split_packed(&index).context("cannot split the search index")?;
+    let split = kbook_search::blocks::split_packed_ranges(&index)
+        .context("cannot split the search index")?;
     let head_path = format!("search/index.{index_hash}.head");
     let blocks_dir = format!("search/blocks.{index_hash}/");
-    let meta = SearchMeta {
-        index: index_path.clone(),
-        wasm: wasm_path.clone(),
-        index_js: Some(index_js_path.clone()),
-        wasm_js: Some(wasm_js_path.clone()),
-        head: Some(head_path.clone()),
-        blocks: Some(blocks_dir.clone()),
-    };
-    let mut files = vec![
-        (index_path, index),
-        (wasm_path, WASM.to_vec()),
-        (index_js_path, index_js),
-        (wasm_js_path, wasm_js),
-        search_js,
-        (head_path, split.head),
-    ];
+    put(head_path.clone(), split.head)?;
     for (i, block) in split.blocks.into_iter().enumerate() {
-        files.push((format!("{blocks_dir}{i}.bin"), block));
+        put(format!("{blocks_dir}{i}.bin"), index[block].to_vec())?;
     }
-    files.extend(manifest_files(&meta)?);
-    Ok(SearchAssets {
-        files: shared(files),
-        meta,
-    })
+    put(index_path.clone(), index)?;
+    let meta = SearchMeta {
+        index: index_path,
+        wasm: wasm_path,
+        index_js: Some(index_js_path),
+        wasm_js: Some(wasm_js_path),
+        head: Some(head_path),
+        blocks: Some(blocks_dir),
+    };
+    for (path, bytes) in manifest_files(&meta)? {
+        put(path, bytes)?;
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(SearchAssets { files, meta })
 }
 
 /// search/manifest.json and search/manifest.js for `meta`.
@@ -183,13 +195,6 @@ pub fn read_manifest(site: &Path) -> Result<SearchMeta> {
             path.display()
         )
     })
-}
-
-fn shared(files: Vec<(String, Vec<u8>)>) -> Vec<OutputFile> {
-    files
-        .into_iter()
-        .map(|(p, b)| (p, std::sync::Arc::new(b)))
-        .collect()
 }
 
 // ------------------------------------------------------------------ reading a built site

@@ -150,29 +150,23 @@ pub fn render_site(
         };
         let assets = match index_cache.take() {
             Some((fp, assets)) if fp == docs_fp => assets,
-            _ => search_assets::build_search_assets(&docs, mode, segments).map_err(|e| {
-                Diagnostic::error(
-                    "(search index)",
-                    0,
-                    0,
-                    format!("cannot build the search index: {e:#}"),
-                )
-            })?,
+            _ => {
+                search_assets::build_search_assets(&docs, mode, segments, writer).map_err(|e| {
+                    Diagnostic::error(
+                        "(search index)",
+                        0,
+                        0,
+                        format!("cannot build the search index: {e:#}"),
+                    )
+                })?
+            }
         };
         // The documents hold a copy of every body's text.
         drop(docs);
         if *keep {
             *index_cache = Some((docs_fp, assets.clone()));
         }
-        // Written now, when there is a writer: the index and its copies are freed at once.
-        match writer {
-            Some(w) => {
-                w.write_all(&assets.files)
-                    .map_err(|e| write_error(w.dest(), &e))?;
-                Ok(Vec::new())
-            }
-            None => Ok(assets.files),
-        }
+        Ok(assets.files)
     };
     let pages_job = || -> Result<Vec<OutputFile>, Vec<Diagnostic>> {
         let statics = theme::static_files(&config.root).map_err(|e| {

@@ -41,8 +41,12 @@ type Matches = Vec<(usize, f32)>;
 impl BookIndex {
     /// Opens a packed index. Corrupt or truncated bytes give an error, never a panic.
     pub fn open(packed: Vec<u8>) -> Result<BookIndex, SearchError> {
-        let dir = open_directory(&packed)?.dir;
-        drop(packed);
+        BookIndex::open_bytes(&packed)
+    }
+
+    /// [`BookIndex::open`] from borrowed bytes (the reader holds its own copy of the files).
+    pub fn open_bytes(packed: &[u8]) -> Result<BookIndex, SearchError> {
+        let dir = open_directory(packed)?.dir;
         BookIndex::from_index(&Index::open(dir)?)
     }
 

@@ -30,24 +30,26 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(a)
 }
 
-/// Writes a head: `table` is the packed header and file table, `total_len` the packed
-/// length, `blocks` every block in order, `preloaded` the indices of those the head carries.
+/// Writes a head: `table` is the packed header and file table, `packed` the packed index,
+/// `blocks` every block's range of it in order, `preloaded` the indices of those the head
+/// carries.
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn encode_head(
     table: &[u8],
-    total_len: usize,
-    blocks: &[Vec<u8>],
+    packed: &[u8],
+    blocks: &[std::ops::Range<usize>],
     preloaded: &[u32],
 ) -> Vec<u8> {
+    let total_len = packed.len();
     let mut rest = Vec::new();
     rest.extend_from_slice(table);
     for b in blocks {
         rest.extend_from_slice(&(b.len() as u32).to_le_bytes());
-        rest.extend_from_slice(&word_hash64(b).to_le_bytes());
+        rest.extend_from_slice(&word_hash64(&packed[b.clone()]).to_le_bytes());
     }
     for &i in preloaded {
         rest.extend_from_slice(&i.to_le_bytes());
-        rest.extend_from_slice(&blocks[i as usize]);
+        rest.extend_from_slice(&packed[blocks[i as usize].clone()]);
     }
     let mut head = Vec::with_capacity(HEAD_FIXED + rest.len());
     head.extend_from_slice(HEAD_MAGIC);

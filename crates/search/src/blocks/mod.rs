@@ -20,7 +20,7 @@ mod store;
 pub use crate::head::HEAD_MAGIC;
 pub(crate) use directory::{BlockDirectory, Opened, open_directory};
 #[cfg(not(target_arch = "wasm32"))]
-pub use split::{BlockSet, split_packed, split_packed_sized};
+pub use split::{BlockRanges, BlockSet, split_packed, split_packed_ranges, split_packed_sized};
 pub(crate) use store::BlockStore;
 
 /// Bytes per block (the last block may be shorter). Measured on the bundled book plus 10,000

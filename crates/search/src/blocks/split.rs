@@ -32,6 +32,23 @@ pub fn split_packed(packed: &[u8]) -> Result<BlockSet, SearchError> {
     split_packed_sized(packed, BLOCK_SIZE, STORE_BLOCK_SIZE)
 }
 
+/// A block-split index as byte ranges of the packed index it was cut from: the build writes
+/// each block straight from the packed bytes instead of holding a second copy of the index.
+#[derive(Debug, Clone)]
+pub struct BlockRanges {
+    /// The always-loaded part.
+    pub head: Vec<u8>,
+    /// Every block's bytes in the packed index, in order.
+    pub blocks: Vec<Range<usize>>,
+    /// Indices of the blocks the head carries.
+    pub preloaded: Vec<u32>,
+}
+
+/// [`split_packed`] as ranges of `packed`.
+pub fn split_packed_ranges(packed: &[u8]) -> Result<BlockRanges, SearchError> {
+    split_ranges(packed, BLOCK_SIZE, STORE_BLOCK_SIZE)
+}
+
 /// [`split_packed`] with other block sizes (at most [`BLOCK_SIZE`]: readers reject longer
 /// blocks), for measuring.
 pub fn split_packed_sized(
@@ -39,6 +56,23 @@ pub fn split_packed_sized(
     block_size: usize,
     store_block_size: usize,
 ) -> Result<BlockSet, SearchError> {
+    let split = split_ranges(packed, block_size, store_block_size)?;
+    Ok(BlockSet {
+        head: split.head,
+        blocks: split
+            .blocks
+            .into_iter()
+            .map(|r| packed[r].to_vec())
+            .collect(),
+        preloaded: split.preloaded,
+    })
+}
+
+fn split_ranges(
+    packed: &[u8],
+    block_size: usize,
+    store_block_size: usize,
+) -> Result<BlockRanges, SearchError> {
     if block_size == 0 || block_size > BLOCK_SIZE || store_block_size == 0 {
         return Err(corrupt("block sizes must be between 1 and BLOCK_SIZE"));
     }
@@ -59,7 +93,7 @@ pub fn split_packed_sized(
     regions.sort_by_key(|(r, _)| r.start);
     // Pass 1: plain cuts, to learn which bytes opening the index reads (file footers, the
     // document store's skip index: the tails of files).
-    let blocks = cut_blocks(packed, &regions, &BTreeSet::new())?;
+    let blocks = cut_blocks(packed.len(), &regions, &BTreeSet::new())?;
     let (read, _) = reads_at_open(packed, table_end, &blocks)?;
     // Pass 2: each file's read tail gets blocks of its own, so the head carries only it.
     let mut cuts = BTreeSet::new();
@@ -73,25 +107,25 @@ pub fn split_packed_sized(
             cuts.insert(first);
         }
     }
-    let blocks = cut_blocks(packed, &regions, &cuts)?;
+    let blocks = cut_blocks(packed.len(), &regions, &cuts)?;
     let (_, preloaded) = reads_at_open(packed, table_end, &blocks)?;
     let preloaded: Vec<u32> = preloaded.into_iter().collect();
 
-    let head = encode_head(&packed[..table_end], packed.len(), &blocks, &preloaded);
-    Ok(BlockSet {
+    let head = encode_head(&packed[..table_end], packed, &blocks, &preloaded);
+    Ok(BlockRanges {
         head,
         blocks,
         preloaded,
     })
 }
 
-/// Cuts each region into blocks of its size, also cutting at `cuts`.
+/// Cuts each region of the `len` packed bytes into blocks of its size, also cutting at `cuts`.
 fn cut_blocks(
-    packed: &[u8],
+    len: usize,
     regions: &[(Range<usize>, usize)],
     cuts: &BTreeSet<usize>,
-) -> Result<Vec<Vec<u8>>, SearchError> {
-    let mut blocks: Vec<Vec<u8>> = Vec::new();
+) -> Result<Vec<Range<usize>>, SearchError> {
+    let mut blocks: Vec<Range<usize>> = Vec::new();
     let mut at = 0;
     for (r, size) in regions {
         if r.start != at {
@@ -99,12 +133,16 @@ fn cut_blocks(
         }
         let mut piece_start = r.start;
         for cut in cuts.range(r.start + 1..r.end).copied().chain([r.end]) {
-            blocks.extend(packed[piece_start..cut].chunks(*size).map(<[u8]>::to_vec));
+            blocks.extend(
+                (piece_start..cut)
+                    .step_by(*size)
+                    .map(|start| start..(start + size).min(cut)),
+            );
             piece_start = cut;
         }
         at = r.end;
     }
-    if at != packed.len() {
+    if at != len {
         return Err(corrupt("files do not tile the packed index"));
     }
     Ok(blocks)
@@ -115,15 +153,18 @@ fn cut_blocks(
 fn reads_at_open(
     packed: &[u8],
     table_end: usize,
-    blocks: &[Vec<u8>],
+    blocks: &[Range<usize>],
 ) -> Result<(Vec<Range<usize>>, BTreeSet<u32>), SearchError> {
     let store = Arc::new(BlockStore::new(
         &packed[..table_end],
         packed.len(),
-        blocks.iter().map(|b| (b.len(), word_hash64(b))).collect(),
+        blocks
+            .iter()
+            .map(|b| (b.len(), word_hash64(&packed[b.clone()])))
+            .collect(),
     )?);
     for (i, b) in blocks.iter().enumerate() {
-        store.add(i as u32, b.clone())?;
+        store.add(i as u32, packed[b.clone()].to_vec())?;
     }
     store.record_reads();
     let dir = BlockDirectory::new(Arc::clone(&store))?;

@@ -106,7 +106,7 @@ pub fn render_site(
 ) -> Result<RenderedSite, Vec<Diagnostic>> {
     let progress = Progress::new(opts.progress);
     progress.stage("reading entries");
-    let (book, mut diags) = content::load_cached(config, &mut cache.load);
+    let (mut book, mut diags) = content::load_cached(config, &mut cache.load);
     progress.stage("loading templates");
     let tera = match templates::load_templates(&config.root) {
         Ok(t) => Some(t),
@@ -118,6 +118,16 @@ pub fn render_site(
     progress.stage("rendering markdown");
     let (bodies, mut link_diags) = render_bodies(&book, config, cache);
     diags.append(&mut link_diags);
+    // Rendered, the Markdown is read no more: a one-shot build frees it (a large book's text
+    // is hundreds of MB). `kbook serve` keeps its entries for the next rebuild, and an entry
+    // held there is shared, so it stays whole.
+    if !cache.keep {
+        for e in &mut book.entries {
+            if let Some(e) = Arc::get_mut(e) {
+                e.body = String::new();
+            }
+        }
+    }
     // Templates that failed to load left an error in `diags`.
     let (tera, tera_fp) = match tera {
         Some(t) if !fails(&diags, opts.deny_warnings) => t,

@@ -17,30 +17,35 @@ const MAX_FILES: u32 = 4096;
 
 /// Serialises files (sorted by name by the caller) into the packed layout.
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-pub(crate) fn pack_files(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, SearchError> {
+pub(crate) fn pack_files<D: AsRef<[u8]>>(files: &[(String, D)]) -> Result<Vec<u8>, SearchError> {
     let count =
         u32::try_from(files.len()).map_err(|_| SearchError::Corrupt("too many files".into()))?;
-    let mut body = Vec::new();
+    let table_len: usize = files.iter().map(|(name, _)| 2 + name.len() + 16).sum();
+    let data_len: usize = files.iter().map(|(_, d)| d.as_ref().len()).sum();
+    // Written in place and the checksum filled in last: a large book's index is hundreds of
+    // MB, and a separate body buffer would double it.
+    let mut out = Vec::with_capacity(HEADER_LEN + table_len + data_len);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(&((table_len + data_len) as u64).to_le_bytes());
+    out.extend_from_slice(&0u64.to_le_bytes());
     let mut offset = 0u64;
     for (name, data) in files {
         let len = u16::try_from(name.len())
             .map_err(|_| SearchError::Corrupt(format!("file name too long: {name}")))?;
-        body.extend_from_slice(&len.to_le_bytes());
-        body.extend_from_slice(name.as_bytes());
-        body.extend_from_slice(&offset.to_le_bytes());
-        body.extend_from_slice(&(data.len() as u64).to_le_bytes());
-        offset += data.len() as u64;
+        let data_len = data.as_ref().len() as u64;
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(&offset.to_le_bytes());
+        out.extend_from_slice(&data_len.to_le_bytes());
+        offset += data_len;
     }
     for (_, data) in files {
-        body.extend_from_slice(data);
+        out.extend_from_slice(data.as_ref());
     }
-    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&count.to_le_bytes());
-    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&word_hash64(&body).to_le_bytes());
-    out.extend_from_slice(&body);
+    let checksum = word_hash64(&out[HEADER_LEN..]).to_le_bytes();
+    out[HEADER_LEN - 8..HEADER_LEN].copy_from_slice(&checksum);
     Ok(out)
 }
 

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
-use tantivy::directory::RamDirectory;
+use tantivy::directory::{OwnedBytes, RamDirectory};
 use tantivy::{Directory, Index, TantivyDocument};
 
 /// Entries per chunk segment. Fixed, so segmenting does not depend on the machine.
@@ -190,10 +190,12 @@ fn pack_index((dir, index): (RamDirectory, Index)) -> Result<Vec<u8>, SearchErro
     .map_err(|_| SearchError::Corrupt("meta.json is not UTF-8".into()))?;
     let mut all_paths: Vec<std::path::PathBuf> = metas.list_segment_files().into_iter().collect();
     all_paths.sort();
-    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    // The files' bytes are shared with the directory (not copied): the index is packed with
+    // one copy of it in memory besides the directory.
+    let mut files: Vec<(String, OwnedBytes)> = Vec::new();
     for seg in &metas.segments {
         let old = seg.id().uuid_string();
-        let mut seg_files: Vec<(String, Vec<u8>)> = Vec::new();
+        let mut seg_files: Vec<(String, OwnedBytes)> = Vec::new();
         for p in all_paths
             .iter()
             .filter(|p| p.to_string_lossy().starts_with(old.as_str()))
@@ -210,13 +212,13 @@ fn pack_index((dir, index): (RamDirectory, Index)) -> Result<Vec<u8>, SearchErro
                 .read_bytes()
                 .map_err(|e| SearchError::Corrupt(e.to_string()))?;
             let name = p.to_string_lossy().into_owned();
-            seg_files.push((name, bytes.as_slice().to_vec()));
+            seg_files.push((name, bytes));
         }
         // Tantivy names segments with a random UUID; replace it with a hash of the content.
         let mut chunks: Vec<&[u8]> = Vec::new();
         for (name, data) in &seg_files {
             chunks.push(name.strip_prefix(old.as_str()).unwrap_or(name).as_bytes());
-            chunks.push(data);
+            chunks.push(data.as_slice());
         }
         let new = format!("{:032x}", word_hash128(&chunks));
         let hyphen = |s: &str| {
@@ -243,8 +245,12 @@ fn pack_index((dir, index): (RamDirectory, Index)) -> Result<Vec<u8>, SearchErro
             files.push((renamed, data));
         }
     }
-    files.push(("meta.json".to_string(), meta_json.into_bytes()));
+    files.push((
+        "meta.json".to_string(),
+        OwnedBytes::new(meta_json.into_bytes()),
+    ));
     files.sort_by(|a, b| a.0.cmp(&b.0));
+    drop((dir, index));
     pack_files(&files)
 }
 

@@ -71,11 +71,21 @@ impl BookIndex {
 
     /// Searches the index. Any text is a valid query.
     pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchResults, SearchError> {
+        let built = build_query(query, &self.searcher, &self.kb, &opts.tuning);
+        self.search_built(&built, opts)
+    }
+
+    /// [`BookIndex::search`] for a query already built (by the lazy planner, over the same
+    /// index).
+    pub(crate) fn search_built(
+        &self,
+        built: &BuiltQuery,
+        opts: &SearchOptions,
+    ) -> Result<SearchResults, SearchError> {
         let limit = match opts.limit {
             0 => DEFAULT_LIMIT,
             l => l.min(MAX_LIMIT),
         };
-        let built = build_query(query, &self.searcher, &self.kb, &opts.tuning);
         if built.clauses.is_empty() {
             return Ok(SearchResults {
                 hits: Vec::new(),
@@ -104,14 +114,14 @@ impl BookIndex {
             .search(&full, &TopDocs::with_limit(depth).order_by_score())?;
 
         let addrs: Vec<DocAddress> = hits.iter().map(|h| h.1).collect();
-        let mut matches = self.clause_matches(&built, &addrs)?;
+        let mut matches = self.clause_matches(built, &addrs)?;
         if opts.tuning.coverage_rerank && hits.len() > 1 {
             // Entries that match more of what the query is about move up: BM25 alone lets one
             // frequent word outscore several distinct ones.
             let w = opts.tuning.coverage_weight.clamp(0.0, 1.0);
             let mut ranked: Vec<(Candidate, Matches)> = hits.into_iter().zip(matches).collect();
             for (h, m) in &mut ranked {
-                let (coverage, _) = coverage(&built, m);
+                let (coverage, _) = coverage(built, m);
                 h.0 *= 1.0 - w + w * coverage;
             }
             // Stable: equal scores keep the engine's order.
@@ -137,7 +147,7 @@ impl BookIndex {
         }
         let mut signals = Signals::default();
         if let (Some(h), Some(m)) = (hits.first(), matches.first()) {
-            (signals.coverage, signals.phrase) = coverage(&built, m);
+            (signals.coverage, signals.phrase) = coverage(built, m);
             signals.top_score = h.0;
             signals.known_share = built.known_share;
             signals.margin = match hits.get(1) {
@@ -184,11 +194,11 @@ impl BookIndex {
                     .to_string(),
                 kind: first_text(&doc, self.kb.kind).unwrap_or("").to_string(),
                 score,
-                matched_error: best_error(&errors, &built),
+                matched_error: best_error(&errors, built),
                 snippet: snippet(body, &built.field_terms[F_BODY], Analyzer::Prose),
                 version_match,
                 fixed_in,
-                explain: opts.explain.then(|| explain_text(&built, score, &m)),
+                explain: opts.explain.then(|| explain_text(built, score, &m)),
             });
         }
         // Entries that do not affect the reader's version stay listed, below the rest.

@@ -289,12 +289,15 @@ fn render_bodies(
     // The raw-HTML policy changes every body that has raw HTML.
     std::hash::Hash::hash(&config.output.html.sanitize_html, &mut targets_fp);
     let targets_fp = std::hash::Hasher::finish(&targets_fp);
-    let renderer =
+    let mut renderer =
         MarkdownRenderer::with_raw_html(if config.output.html.sanitize_html == Some(false) {
             RawHtml::Allow
         } else {
             RawHtml::Sanitize
         });
+    if cache.keep {
+        renderer = renderer.with_highlight_cache(cache.highlights.clone());
+    }
     let results: Vec<(u64, Arc<RenderedBody>, Vec<Diagnostic>)> = book
         .entries
         .par_iter()
@@ -323,6 +326,9 @@ fn render_bodies(
     if cache.keep {
         cache.bodies.clear();
         cache.headings.clear();
+        cache
+            .highlights
+            .retain(&book.entries.iter().map(|e| e.rel_path.as_str()).collect());
     }
     for ((e, (fp, body, d)), (hfp, ids)) in book.entries.iter().zip(results).zip(headings) {
         diags.extend(d.iter().cloned());
@@ -344,6 +350,8 @@ pub struct BuildCache {
     headings: std::collections::HashMap<String, (u64, std::collections::HashSet<String>)>,
     bodies: std::collections::HashMap<String, (u64, Arc<RenderedBody>, Vec<Diagnostic>)>,
     pages: PageMemo,
+    /// Highlighted code blocks by content (an edited body's untouched blocks are reused).
+    highlights: Arc<crate::render::markdown::HighlightCache>,
     index: Option<(u64, SearchAssets)>,
     /// The search index's chunk segments, reused by the next build when `keep` is set.
     segments: kbook_search::KeptSegments,

@@ -11,6 +11,7 @@ use pulldown_cmark::{
 };
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
 use syntect::html::{ClassStyle, ClassedHTMLGenerator};
 use syntect::parsing::SyntaxSet;
 use syntect::util::LinesWithEndings;
@@ -80,6 +81,40 @@ type OpenHeading<'a> = (
 pub struct MarkdownRenderer {
     syntaxes: &'static SyntaxSet,
     raw_html: RawHtml,
+    highlights: Option<Arc<HighlightCache>>,
+}
+
+/// Highlighted code blocks of each entry, kept across the rebuilds of `kbook serve`: an
+/// edit renders its entry's body again, and the code blocks the edit did not touch are not
+/// highlighted again. (A one-shot build goes without: neither the bundled book nor the
+/// bench's generated ones repeat a code block.)
+#[derive(Debug, Default)]
+pub struct HighlightCache {
+    /// Entry (content path) → its blocks: (language, code) → HTML.
+    entries: Mutex<HashMap<String, Blocks>>,
+}
+
+type Blocks = HashMap<(String, String), Arc<str>>;
+
+impl HighlightCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Blocks>> {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Keeps only the entries at `paths` (the others were removed or renamed).
+    pub fn retain(&self, paths: &HashSet<&str>) {
+        self.lock().retain(|p, _| paths.contains(p.as_str()));
+    }
+
+    /// Code blocks held.
+    pub fn len(&self) -> usize {
+        self.lock().values().map(HashMap::len).sum()
+    }
+
+    /// Whether no code block is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// What happens to raw HTML written in Markdown.
@@ -130,6 +165,15 @@ impl MarkdownRenderer {
         MarkdownRenderer {
             syntaxes: SYNTAXES.get_or_init(syntax_set),
             raw_html: RawHtml::default(),
+            highlights: None,
+        }
+    }
+
+    /// This renderer, reusing and filling `cache` for highlighted code.
+    pub fn with_highlight_cache(self, cache: Arc<HighlightCache>) -> Self {
+        MarkdownRenderer {
+            highlights: Some(cache),
+            ..self
         }
     }
 
@@ -180,6 +224,12 @@ impl MarkdownRenderer {
     ) -> (RenderedBody, Vec<Diagnostic>) {
         let mut out = RenderedBody::default();
         let mut diags = Vec::new();
+        // This entry's highlighted blocks of the previous build, and those of this one.
+        let mut previous = self
+            .highlights
+            .as_ref()
+            .map(|c| c.lock().remove(rel_path).unwrap_or_default());
+        let mut kept = self.highlights.as_ref().map(|_| Blocks::new());
         let own_ids = Self::heading_ids(body);
         let mut used = HashMap::new();
         let mut events: Vec<Event<'_>> = Vec::new();
@@ -196,7 +246,7 @@ impl MarkdownRenderer {
                 match ev {
                     Event::Text(t) => buf.push_str(&t),
                     Event::End(TagEnd::CodeBlock) => {
-                        let html = self.highlight(buf, lang);
+                        let html = self.highlight_cached(buf, lang, &mut previous, &mut kept);
                         out.code.push_str(buf);
                         out.code.push('\n');
                         events.push(Event::Html(html.into()));
@@ -342,11 +392,39 @@ impl MarkdownRenderer {
             }
         }
         pulldown_cmark::html::push_html(&mut out.html, events.into_iter());
+        if let (Some(cache), Some(kept)) = (&self.highlights, kept) {
+            cache.lock().insert(rel_path.to_string(), kept);
+        }
         // Only bodies with raw HTML pay for sanitizing; the rest is escaped by construction.
         if has_raw_html && self.raw_html == RawHtml::Sanitize {
             out.html = sanitizer().clean(&out.html).to_string();
         }
         (out, diags)
+    }
+
+    /// [`Self::highlight`], reusing the entry's block of the previous build (`previous`) and
+    /// keeping this one's (`kept`) when there is a cache.
+    fn highlight_cached(
+        &self,
+        code: &str,
+        lang: &str,
+        previous: &mut Option<Blocks>,
+        kept: &mut Option<Blocks>,
+    ) -> String {
+        let Some(kept) = kept else {
+            return self.highlight(code, lang);
+        };
+        let key = (lang.to_string(), code.to_string());
+        if let Some(html) = kept.get(&key) {
+            return html.to_string();
+        }
+        let html = match previous.as_mut().and_then(|p| p.remove(&key)) {
+            Some(html) => html,
+            None => Arc::from(self.highlight(code, lang)),
+        };
+        let out = html.to_string();
+        kept.insert(key, html);
+        out
     }
 
     fn highlight(&self, code: &str, lang: &str) -> String {
@@ -439,6 +517,41 @@ mod tests {
             Path::new("content/kafka/a.md"),
             10,
         )
+    }
+
+    #[test]
+    fn highlight_cache_gives_the_same_html_and_keeps_each_entrys_current_blocks() {
+        let cache = Arc::new(HighlightCache::default());
+        let cached = MarkdownRenderer::new().with_highlight_cache(cache.clone());
+        let run = |body: &str, rel_path: &str| {
+            cached
+                .render(
+                    body,
+                    rel_path,
+                    "kafka/a.html",
+                    &targets(),
+                    Path::new("content/kafka/a.md"),
+                    10,
+                )
+                .0
+                .html
+        };
+        let body = "```toml\na = 1\n```\n\ntext\n\n```java\nint x = 0;\n```\n";
+        let fresh = render(body).0.html;
+        assert!(fresh.contains("hl-"), "{fresh}");
+        assert_eq!(run(body, "kafka/a.md"), fresh);
+        assert_eq!(run(body, "kafka/b.md"), fresh);
+        assert_eq!(cache.len(), 4);
+        // A rebuild gives the same HTML from the cache.
+        assert_eq!(run(body, "kafka/a.md"), fresh);
+        assert_eq!(cache.len(), 4);
+        // An edit of a.md drops its TOML block: a.md keeps only its Java block.
+        let edited = "text\n\n```java\nint x = 0;\n```\n";
+        assert_eq!(run(edited, "kafka/a.md"), render(edited).0.html);
+        assert_eq!(cache.len(), 3);
+        // b.md was removed.
+        cache.retain(&["kafka/a.md"].into_iter().collect());
+        assert_eq!(cache.len(), 1);
     }
 
     /// Fuzzing regression (fuzz/artifacts/markdown, crash-5afbbc6c…): a `javascript:` link in

@@ -38,6 +38,13 @@ type Candidate = (f32, DocAddress);
 /// Per-hit clause contributions: (clause index, score).
 type Matches = Vec<(usize, f32)>;
 
+/// A built query's ranked hits and what matched in each, before their documents are read.
+#[derive(Debug, Clone)]
+pub(crate) struct Scored {
+    hits: Vec<Candidate>,
+    matches: Vec<Matches>,
+}
+
 impl BookIndex {
     /// Opens a packed index. Corrupt or truncated bytes give an error, never a panic.
     pub fn open(packed: Vec<u8>) -> Result<BookIndex, SearchError> {
@@ -82,10 +89,6 @@ impl BookIndex {
         built: &BuiltQuery,
         opts: &SearchOptions,
     ) -> Result<SearchResults, SearchError> {
-        let limit = match opts.limit {
-            0 => DEFAULT_LIMIT,
-            l => l.min(MAX_LIMIT),
-        };
         if built.clauses.is_empty() {
             return Ok(SearchResults {
                 hits: Vec::new(),
@@ -93,6 +96,20 @@ impl BookIndex {
                 signals: Signals::default(),
             });
         }
+        let scored = self.score(built, opts)?;
+        self.finish(built, &scored, opts)
+    }
+
+    /// The ranked hits of a built query (not empty), before their documents are read.
+    pub(crate) fn score(
+        &self,
+        built: &BuiltQuery,
+        opts: &SearchOptions,
+    ) -> Result<Scored, SearchError> {
+        let limit = match opts.limit {
+            0 => DEFAULT_LIMIT,
+            l => l.min(MAX_LIMIT),
+        };
         let mut top: Vec<(Occur, Box<dyn Query>)> =
             vec![(Occur::Must, built.scoring_query(&opts.tuning))];
         top.extend(
@@ -129,6 +146,17 @@ impl BookIndex {
             ranked.truncate(limit);
             (hits, matches) = ranked.into_iter().unzip();
         }
+        Ok(Scored { hits, matches })
+    }
+
+    /// The results of `scored`: reads the shown hits' documents.
+    pub(crate) fn finish(
+        &self,
+        built: &BuiltQuery,
+        scored: &Scored,
+        opts: &SearchOptions,
+    ) -> Result<SearchResults, SearchError> {
+        let Scored { hits, matches } = scored;
         // Every shown document is read even after one fails, so a lazily loaded index learns
         // all the blocks it lacks in one round.
         let mut failed: Option<tantivy::TantivyError> = None;
@@ -168,7 +196,7 @@ impl BookIndex {
         }
         let confident = !hits.is_empty() && is_confident(&signals, &opts.tuning);
         let mut out = Vec::with_capacity(hits.len());
-        for (((score, _), doc), m) in hits.into_iter().zip(docs).zip(matches) {
+        for ((&(score, _), doc), m) in hits.iter().zip(docs).zip(matches) {
             let Some(doc) = doc else { continue };
             let (version_match, fixed_in) = match &opts.version {
                 Some((product, version)) => {
@@ -198,7 +226,7 @@ impl BookIndex {
                 snippet: snippet(body, &built.field_terms[F_BODY], Analyzer::Prose),
                 version_match,
                 fixed_in,
-                explain: opts.explain.then(|| explain_text(built, score, &m)),
+                explain: opts.explain.then(|| explain_text(built, score, m)),
             });
         }
         // Entries that do not affect the reader's version stay listed, below the rest.

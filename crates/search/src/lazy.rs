@@ -9,11 +9,11 @@
 //! built from missing data.
 
 use crate::blocks::{BlockDirectory, BlockStore, Opened, open_directory};
-use crate::book::BookIndex;
+use crate::book::{BookIndex, Scored};
 use crate::query::{BuiltQuery, build_query, filter_clauses};
 use crate::{SearchError, SearchOptions, SearchResults};
 use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use tantivy::query::Query;
 use tantivy::schema::IndexRecordOption;
 use tantivy::{Index, Term};
@@ -41,6 +41,8 @@ struct Planner {
     store: Arc<BlockStore>,
     /// A second reader over the same blocks: its failed reads only teach the plan.
     reader: BookIndex,
+    /// The last round of a search that needed blocks.
+    last: Mutex<Option<Round>>,
 }
 
 impl std::fmt::Debug for LazyIndex {
@@ -69,7 +71,11 @@ impl LazyIndex {
         }
         Ok(LazyIndex {
             book,
-            lazy: Some(Planner { store, reader }),
+            lazy: Some(Planner {
+                store,
+                reader,
+                last: Mutex::new(None),
+            }),
         })
     }
 
@@ -101,29 +107,76 @@ impl LazyIndex {
         let Some(plan) = &self.lazy else {
             return self.book.search(query, opts).map(LazyOutcome::Done);
         };
-        // The query is built once per round, by the planner's reader: a failed read there
-        // teaches the plan and leaves the real reader's state alone.
+        // What the previous round of this same query got done is not done again (the data it
+        // read does not change; fetched blocks only add to it).
+        let key = format!("{opts:?}\u{0}{query}");
+        let previous = lock(&plan.last).take().filter(|r| r.key == key);
         plan.store.take_missing();
-        let built = build_query(query, &plan.reader.searcher, &plan.reader.kb, &opts.tuning);
-        // 1. Term dictionaries and document frequencies (building the query read them).
-        let missing = plan.store.take_missing();
-        if !missing.is_empty() {
-            return Ok(LazyOutcome::Need(missing));
+        let (built, scored) = match previous {
+            Some(round) => (round.built, round.scored),
+            None => {
+                // Built by the planner's reader: a failed read there teaches the plan and
+                // leaves the real reader's state alone.
+                let built =
+                    build_query(query, &plan.reader.searcher, &plan.reader.kb, &opts.tuning);
+                // 1. Term dictionaries and document frequencies (building the query read them).
+                let missing = plan.store.take_missing();
+                if !missing.is_empty() {
+                    return Ok(LazyOutcome::Need(missing));
+                }
+                (built, None)
+            }
+        };
+        if built.clauses.is_empty() {
+            return self.book.search_built(&built, opts).map(LazyOutcome::Done);
         }
-        // 2. Postings, positions and field norms of every term, in one pass.
-        let missing = plan.postings(&built, opts);
-        if !missing.is_empty() {
-            return Ok(LazyOutcome::Need(missing));
-        }
+        let need = |built: BuiltQuery, scored: Option<Scored>, blocks: Vec<u32>| {
+            *lock(&plan.last) = Some(Round {
+                key: key.clone(),
+                built,
+                scored,
+            });
+            Ok(LazyOutcome::Need(blocks))
+        };
+        let scored = match scored {
+            Some(scored) => scored,
+            None => {
+                // 2. Postings, positions and field norms of every term, in one pass.
+                let missing = plan.postings(&built, opts);
+                if !missing.is_empty() {
+                    return need(built, None, missing);
+                }
+                let scored = self.book.score(&built, opts);
+                let missing = plan.store.take_missing();
+                if !missing.is_empty() {
+                    return need(built, None, missing);
+                }
+                scored?
+            }
+        };
         // 3. The stored documents of the shown hits (a reader's version only reorders them):
-        // the search reads every one even when one is missing, so one round fetches them all.
-        let result = self.book.search_built(&built, opts);
+        // they are all read even when one is missing, so one round fetches them all.
+        let result = self.book.finish(&built, &scored, opts);
         let lacked = plan.store.take_missing();
         if lacked.is_empty() {
             return result.map(LazyOutcome::Done);
         }
-        Ok(LazyOutcome::Need(lacked))
+        need(built, Some(scored), lacked)
     }
+}
+
+/// What a search that needed blocks had got done, for the next round of the same query.
+struct Round {
+    /// The query and options it was for.
+    key: String,
+    /// Built with every term dictionary it read loaded.
+    built: BuiltQuery,
+    /// Ranked, when every posting was loaded (then only documents were missing).
+    scored: Option<Scored>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Planner {

@@ -92,17 +92,29 @@ pub struct RenderedSite {
     pub entries: usize,
     /// Warnings.
     pub warnings: Vec<Diagnostic>,
+    /// The new site the other files were written into ([`Output::Site`]), to finish and swap
+    /// in.
+    pub writer: Option<SiteWriter>,
 }
 
-/// Loads, validates and renders the book. Errors (and warnings when denied) come back as
-/// `Err` with every diagnostic sorted by file and position. With a `writer`, the search files
-/// and entry pages go into it as soon as they are made (the rest is returned); without one,
-/// everything is returned in memory.
+/// Where [`render_site`] puts what it makes.
+#[derive(Debug, Clone, Copy)]
+pub enum Output<'a> {
+    /// Everything is returned in memory (`kbook check`, `kbook serve`).
+    Memory,
+    /// The search files and entry pages are written into a new site for this destination
+    /// as soon as they are made; the rest is returned.
+    Site(&'a Path),
+}
+
+/// Loads, validates and renders the book into `output`. Errors (and warnings when denied)
+/// come back as `Err` with every diagnostic sorted by file and position; then nothing was
+/// written (a new site begun is removed when its writer drops).
 pub fn render_site(
     config: &Config,
     opts: &BuildOptions,
     cache: &mut BuildCache,
-    writer: Option<&SiteWriter>,
+    output: Output<'_>,
 ) -> Result<RenderedSite, Vec<Diagnostic>> {
     let progress = Progress::new(opts.progress);
     progress.stage("reading entries");
@@ -133,6 +145,18 @@ pub fn render_site(
         Some(t) if !fails(&diags, opts.deny_warnings) => t,
         _ => return Err(sorted(diags)),
     };
+    // Begun only now: a book with errors creates nothing beside the destination.
+    let new_site = match output {
+        Output::Memory => None,
+        Output::Site(dest) => match SiteWriter::begin(dest) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                diags.push(write_error(dest, &e));
+                return Err(sorted(diags));
+            }
+        },
+    };
+    let writer = new_site.as_ref();
 
     // The index and the pages are made at the same time: neither reads the other (pages
     // find the index through search/manifest.*), and together they keep both cores busy.
@@ -237,6 +261,7 @@ pub fn render_site(
         files,
         entries: book.entries.len(),
         warnings: sorted(diags),
+        writer: new_site,
     })
 }
 
@@ -474,26 +499,23 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
         recover_interrupted_swap(&dest);
     }
     if opts.check_only {
-        let rendered = render_site(&config, opts, &mut BuildCache::default(), None)?;
+        let rendered = render_site(&config, opts, &mut BuildCache::default(), Output::Memory)?;
         return Ok(BuildReport::new(rendered, (0, 0), 0, start, dest));
     }
     // The search files and entry pages are written as they are made; an error drops the
     // writer, which removes the new site and leaves the previous one as it was.
-    let writer = match SiteWriter::begin(&dest) {
-        Ok(w) => w,
-        Err(e) => {
-            // The book's own problems are reported too, not only the unwritable destination.
-            let mut diags = match render_site(&config, opts, &mut BuildCache::default(), None) {
-                Err(d) => d,
-                Ok(r) => r.warnings,
-            };
-            diags.push(write_error(&dest, &e));
-            return Err(sorted(diags));
-        }
-    };
-    let rendered = render_site(&config, opts, &mut BuildCache::default(), Some(&writer))?;
+    let mut rendered = render_site(
+        &config,
+        opts,
+        &mut BuildCache::default(),
+        Output::Site(&dest),
+    )?;
     let timing = Progress::new(false);
     timing.stage("writing the site");
+    let writer = rendered
+        .writer
+        .take()
+        .ok_or_else(|| vec![Diagnostic::error(&dest, 0, 0, "the new site was not begun")])?;
     let (files, pages, _) = writer.written();
     let bytes = writer
         .write_all(&rendered.files)
@@ -541,7 +563,7 @@ impl IncrementalSite {
             check_only: false,
             progress: false,
         };
-        let rendered = render_site(&config, &opts, &mut self.cache, None)?;
+        let rendered = render_site(&config, &opts, &mut self.cache, Output::Memory)?;
         let timing = Progress::new(false);
         timing.stage("writing changed files");
         let io_err = |e: std::io::Error| {
@@ -625,7 +647,8 @@ mod tests {
             check_only: true,
             ..BuildOptions::default()
         };
-        let rendered = render_site(&config, &opts, &mut BuildCache::default(), None).unwrap();
+        let rendered =
+            render_site(&config, &opts, &mut BuildCache::default(), Output::Memory).unwrap();
         let written: BTreeSet<&str> = rendered
             .files
             .iter()

@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One output file: its path relative to the site root and its bytes. Shared, so a page
 /// kept for the next rebuild of `kbook serve` is not copied.
@@ -17,7 +17,7 @@ const OLD_MARK: &str = ".kbook-old-";
 
 /// Writes `files` into a fresh sibling directory of `dest`, then replaces `dest` with it
 /// (see [`SiteWriter`]).
-pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> std::io::Result<u64> {
+pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> std::io::Result<Written> {
     let writer = SiteWriter::begin(dest)?;
     writer.write_all(files)?;
     writer.commit()
@@ -43,10 +43,36 @@ pub struct SiteWriter {
     /// Directories already created under `tmp` (creating each once saves a system call per
     /// file).
     dirs: std::sync::Mutex<std::collections::HashSet<String>>,
-    files: AtomicUsize,
-    pages: AtomicUsize,
-    bytes: AtomicU64,
+    written: std::sync::Mutex<Written>,
     committed: bool,
+}
+
+/// Files, HTML pages and bytes of a site (or of what was written of it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Files.
+    pub files: usize,
+    /// HTML pages among them.
+    pub pages: usize,
+    /// Bytes of all of them.
+    pub bytes: u64,
+}
+
+impl Written {
+    /// The counts of `files`.
+    pub fn of(files: &[OutputFile]) -> Self {
+        let mut w = Written::default();
+        for (path, data) in files {
+            w.add(path, data.len());
+        }
+        w
+    }
+
+    fn add(&mut self, path: &str, len: usize) {
+        self.files += 1;
+        self.pages += usize::from(path.ends_with(".html"));
+        self.bytes += len as u64;
+    }
 }
 
 impl SiteWriter {
@@ -72,9 +98,7 @@ impl SiteWriter {
             tmp,
             reuse,
             dirs: std::sync::Mutex::new(std::collections::HashSet::new()),
-            files: AtomicUsize::new(0),
-            pages: AtomicUsize::new(0),
-            bytes: AtomicU64::new(0),
+            written: std::sync::Mutex::new(Written::default()),
             committed: false,
         })
     }
@@ -99,11 +123,10 @@ impl SiteWriter {
         if !self.reuse.link(path, data, &target) {
             write_new(&target, data)?;
         }
-        self.files.fetch_add(1, Ordering::Relaxed);
-        if path.ends_with(".html") {
-            self.pages.fetch_add(1, Ordering::Relaxed);
-        }
-        self.bytes.fetch_add(data.len() as u64, Ordering::Relaxed);
+        self.written
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .add(path, data.len());
         Ok(())
     }
 
@@ -119,17 +142,8 @@ impl SiteWriter {
         &self.dest
     }
 
-    /// Files, HTML pages and bytes written so far.
-    pub fn written(&self) -> (usize, usize, u64) {
-        (
-            self.files.load(Ordering::Relaxed),
-            self.pages.load(Ordering::Relaxed),
-            self.bytes.load(Ordering::Relaxed),
-        )
-    }
-
-    /// Replaces `dest` with the new site; the bytes written.
-    pub fn commit(mut self) -> std::io::Result<u64> {
+    /// Replaces `dest` with the new site; what was written.
+    pub fn commit(mut self) -> std::io::Result<Written> {
         let old = self
             .parent
             .join(format!(".{}{OLD_MARK}{}", self.name, std::process::id()));
@@ -147,7 +161,10 @@ impl SiteWriter {
         if had_old {
             remove_tree(&old);
         }
-        Ok(self.bytes.load(Ordering::Relaxed))
+        Ok(*self
+            .written
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner))
     }
 }
 

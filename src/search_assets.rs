@@ -165,7 +165,6 @@ pub fn build_search_assets(
     for (path, bytes) in manifest_files(&meta)? {
         put(path, bytes)?;
     }
-    files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(SearchAssets { files, meta })
 }
 

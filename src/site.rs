@@ -7,7 +7,7 @@ use crate::diagnostic::{self, Diagnostic};
 use crate::fingerprint::{fingerprint, hex};
 use crate::html::escape;
 use crate::output::{
-    IN_PLACE_BYTES, OutputFile, SiteWriter, overwrite_in_place, recover_interrupted_swap,
+    IN_PLACE_BYTES, OutputFile, SiteWriter, Written, overwrite_in_place, recover_interrupted_swap,
     write_atomically, write_file_atomically,
 };
 use crate::progress::Progress;
@@ -57,25 +57,14 @@ pub struct BuildReport {
 }
 
 impl BuildReport {
-    /// The report of writing `rendered` (`bytes` written in all) to `dest`, begun at `start`;
-    /// `streamed`: files and pages written while rendering, not in `rendered.files`.
-    fn new(
-        rendered: RenderedSite,
-        streamed: (usize, usize),
-        bytes: u64,
-        start: Instant,
-        dest: PathBuf,
-    ) -> Self {
+    /// The report of `rendered`, with `written` files, pages and bytes, at `dest`, begun at
+    /// `start`.
+    fn new(rendered: RenderedSite, written: Written, start: Instant, dest: PathBuf) -> Self {
         BuildReport {
             entries: rendered.entries,
-            pages: streamed.1
-                + rendered
-                    .files
-                    .iter()
-                    .filter(|f| f.0.ends_with(".html"))
-                    .count(),
-            files: streamed.0 + rendered.files.len(),
-            bytes,
+            pages: written.pages,
+            files: written.files,
+            bytes: written.bytes,
             elapsed: start.elapsed(),
             dest,
             warnings: rendered.warnings,
@@ -500,7 +489,11 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
     }
     if opts.check_only {
         let rendered = render_site(&config, opts, &mut BuildCache::default(), Output::Memory)?;
-        return Ok(BuildReport::new(rendered, (0, 0), 0, start, dest));
+        let counted = Written {
+            bytes: 0,
+            ..Written::of(&rendered.files)
+        };
+        return Ok(BuildReport::new(rendered, counted, start, dest));
     }
     // The search files and entry pages are written as they are made; an error drops the
     // writer, which removes the new site and leaves the previous one as it was.
@@ -516,19 +509,12 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
         .writer
         .take()
         .ok_or_else(|| vec![Diagnostic::error(&dest, 0, 0, "the new site was not begun")])?;
-    let (files, pages, _) = writer.written();
-    let bytes = writer
+    let written = writer
         .write_all(&rendered.files)
         .and_then(|()| writer.commit())
         .map_err(|e| vec![write_error(&dest, &e)])?;
     drop(timing);
-    Ok(BuildReport::new(
-        rendered,
-        (files, pages),
-        bytes,
-        start,
-        dest,
-    ))
+    Ok(BuildReport::new(rendered, written, start, dest))
 }
 
 /// A site rebuilt again and again by `kbook serve`: unchanged entries, bodies, pages and
@@ -583,7 +569,9 @@ impl IncrementalSite {
         let mut bytes = 0;
         if self.written.is_empty() {
             // First build: the whole site, swapped in atomically.
-            bytes = write_atomically(&self.dest, &rendered.files).map_err(io_err)?;
+            bytes = write_atomically(&self.dest, &rendered.files)
+                .map_err(io_err)?
+                .bytes;
         } else {
             let changed: Vec<&OutputFile> = rendered
                 .files
@@ -620,10 +608,14 @@ impl IncrementalSite {
             .map(|((p, _), fp)| (p.clone(), fp))
             .collect();
         drop(timing);
+        // Every file of the site is counted; `bytes` are those written by this rebuild.
+        let counted = Written {
+            bytes,
+            ..Written::of(&rendered.files)
+        };
         Ok(BuildReport::new(
             rendered,
-            (0, 0),
-            bytes,
+            counted,
             start,
             self.dest.clone(),
         ))

@@ -183,9 +183,6 @@ impl Planner {
     /// Reads the postings, positions and field norms of every term of `built` and of the
     /// filters; returns the blocks found missing.
     fn postings(&self, built: &BuiltQuery, opts: &SearchOptions) -> Vec<u32> {
-        if built.clauses.is_empty() {
-            return Vec::new();
-        }
         let filters = filter_clauses(&self.reader.kb, opts);
         let mut terms: Vec<(Term, bool)> = Vec::new();
         for f in &filters {

@@ -16,32 +16,25 @@ fn corrupt(msg: impl Into<String>) -> SearchError {
     SearchError::Corrupt(msg.into())
 }
 
-/// A block-split index as the build writes it.
+/// A block-split index: each block as its bytes (`B = Vec<u8>`), or as its byte range of the
+/// packed index it was cut from ([`BlockRanges`]).
 #[derive(Debug, Clone)]
-pub struct BlockSet {
+pub struct BlockSet<B = Vec<u8>> {
     /// The always-loaded part.
     pub head: Vec<u8>,
     /// Every block, in order (those in the head too: a stale head may ask for any).
-    pub blocks: Vec<Vec<u8>>,
+    pub blocks: Vec<B>,
     /// Indices of the blocks the head carries.
     pub preloaded: Vec<u32>,
 }
+
+/// Blocks as ranges of the packed index: the build writes each block straight from the
+/// packed bytes instead of holding a second copy of the index.
+pub type BlockRanges = BlockSet<Range<usize>>;
 
 /// Cuts a packed index into blocks and writes the head (native: the build).
 pub fn split_packed(packed: &[u8]) -> Result<BlockSet, SearchError> {
     split_packed_sized(packed, BLOCK_SIZE, STORE_BLOCK_SIZE)
-}
-
-/// A block-split index as byte ranges of the packed index it was cut from: the build writes
-/// each block straight from the packed bytes instead of holding a second copy of the index.
-#[derive(Debug, Clone)]
-pub struct BlockRanges {
-    /// The always-loaded part.
-    pub head: Vec<u8>,
-    /// Every block's bytes in the packed index, in order.
-    pub blocks: Vec<Range<usize>>,
-    /// Indices of the blocks the head carries.
-    pub preloaded: Vec<u32>,
 }
 
 /// [`split_packed`] as ranges of `packed`.
@@ -112,7 +105,7 @@ fn split_ranges(
     let preloaded: Vec<u32> = preloaded.into_iter().collect();
 
     let head = encode_head(&packed[..table_end], packed, &blocks, &preloaded);
-    Ok(BlockRanges {
+    Ok(BlockSet {
         head,
         blocks,
         preloaded,

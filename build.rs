@@ -20,6 +20,9 @@
 //! `KBOOK_SEARCH_WASM=/path/to/module.wasm` skips the nested build and embeds that file
 //! instead (for packagers that build the module separately).
 
+#[path = "build/wasm_trim.rs"]
+mod wasm_trim;
+
 use sha2::{Digest, Sha256};
 use std::env;
 use std::ffi::OsString;
@@ -58,7 +61,8 @@ inherits = "release"
 opt-level = "z"
 lto = true
 codegen-units = 1
-strip = true
+# Function names stay for build/wasm_trim.rs, which finds dead code by name and then drops them.
+strip = "debuginfo"
 panic = "abort"
 # bitpacking compiles its per-bit-width unrolled decoders (~300 KB of wasm) unless
 # debug_assertions is set, when it uses one loop-based decoder instead. Postings decoding in
@@ -77,7 +81,8 @@ const SHARED_DIR: &str = "kbook-search-wasm";
 const WASM_CFG: &str = "getrandom_backend=\"custom\"";
 /// What the module is built from, relative to the workspace root (besides the toolchain and
 /// flags, which are part of the key too).
-const INPUTS: [&str; 6] = [
+const INPUTS: [&str; 7] = [
+    "build",
     "crates/search",
     "crates/search-wasm",
     "Cargo.lock",
@@ -142,8 +147,8 @@ fn run() -> Result<(), String> {
     copy(&module, &output)
 }
 
-/// Builds the module with the nested cargo and stores it (optimised when `wasm-opt` is on
-/// PATH) at `module`, written under a temporary name and renamed, so a reader that does not
+/// Builds the module with the nested cargo, drops its dead code (build/wasm_trim.rs) and stores
+/// it (optimised when `wasm-opt` is on PATH) at `module`, written under a temporary name and renamed, so a reader that does not
 /// take the lock never sees half a module.
 fn build_module(
     cargo: &OsString,
@@ -225,8 +230,19 @@ fn build_module(
     let dir = module.parent().unwrap_or(shared);
     fs::create_dir_all(dir).map_err(|e| format!("could not create {}: {e}", dir.display()))?;
     let tmp = module.with_extension("wasm.tmp");
-    if !optimise(&built, &tmp) {
-        copy(&built, &tmp)?;
+    let linked =
+        fs::read(&built).map_err(|e| format!("could not read {}: {e}", built.display()))?;
+    let trimmed = wasm_trim::trim(&linked)?;
+    fs::write(&tmp, trimmed).map_err(|e| format!("could not write {}: {e}", tmp.display()))?;
+    let optimised = module.with_extension("wasm-opt.tmp");
+    if optimise(&tmp, &optimised) {
+        fs::rename(&optimised, &tmp).map_err(|e| {
+            format!(
+                "could not rename {} to {}: {e}",
+                optimised.display(),
+                tmp.display()
+            )
+        })?;
     }
     fs::rename(&tmp, module).map_err(|e| {
         format!(

@@ -20,6 +20,7 @@ pub mod eval;
 pub mod fingerprint;
 pub mod html;
 pub mod i18n;
+pub mod import;
 pub mod output;
 pub mod progress;
 pub mod render;

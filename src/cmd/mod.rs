@@ -4,6 +4,7 @@ mod build;
 mod check;
 mod completions;
 mod eval;
+mod import;
 mod init;
 mod new;
 mod search;
@@ -126,6 +127,12 @@ pub enum Command {
     Search(search::SearchArgs),
     /// Measure search quality on labelled queries (JSON lines).
     Eval(eval::EvalArgs),
+    /// Write a book from an existing Hugo, Zola, Docusaurus, MkDocs or mdBook docs tree (FAQ
+    /// pages split into one entry per question).
+    #[command(after_help = "Examples:
+  kbook import --from hugo ../website --into kb
+  kbook import --from mkdocs ../docs-site --into kb --json")]
+    Import(import::ImportArgs),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -151,6 +158,7 @@ pub fn run() -> ExitCode {
         } => serve::run(&args, port, bind, open, dest),
         Command::Search(args) => search::run(&args),
         Command::Eval(args) => eval::run(&args),
+        Command::Import(args) => import::run(&args),
     };
     match result {
         Ok(code) => code,

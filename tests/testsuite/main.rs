@@ -12,6 +12,7 @@ mod build;
 mod crash;
 mod determinism;
 mod i18n;
+mod import;
 mod output_reuse;
 mod reader;
 mod relevance;

@@ -1,0 +1,65 @@
+//! `kbook import`: a book from an existing docs tree.
+
+use anyhow::{Context, Result};
+use kbook::import::{Generator, import};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The generator a docs tree was written for.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum From {
+    /// Hugo (`content/`, YAML or TOML front-matter, shortcodes).
+    Hugo,
+    /// Zola (`content/`, TOML front-matter, shortcodes).
+    Zola,
+    /// Docusaurus (`docs/`, `.md`/`.mdx`, `:::` admonitions).
+    Docusaurus,
+    /// MkDocs (`mkdocs.yml`, `!!!` admonitions, snippets).
+    Mkdocs,
+    /// mdBook (`book.toml`, `SUMMARY.md`, `{{#include}}`).
+    Mdbook,
+}
+
+/// Arguments of `kbook import`.
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// The generator the source tree was written for.
+    #[arg(long, value_enum)]
+    pub from: From,
+    /// The source tree's root (the directory with the generator's configuration).
+    pub src: PathBuf,
+    /// Where to write the book (created; must not hold a book yet).
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    pub into: PathBuf,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Imports, prints the summary and every reported item.
+pub fn run(args: &ImportArgs) -> Result<ExitCode> {
+    let from = match args.from {
+        From::Hugo => Generator::Hugo,
+        From::Zola => Generator::Zola,
+        From::Docusaurus => Generator::Docusaurus,
+        From::Mkdocs => Generator::Mkdocs,
+        From::Mdbook => Generator::Mdbook,
+    };
+    std::fs::create_dir_all(&args.into)
+        .with_context(|| format!("cannot create {}", args.into.display()))?;
+    let report = import(from, &args.src, &args.into)
+        .with_context(|| format!("cannot import {} as {}", args.src.display(), from.name()))?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{report}");
+        println!(
+            "\nWrote {} entries into {}. Next: `kbook check --book {}` to review warnings, then `kbook serve --book {}`.",
+            report.entries,
+            args.into.display(),
+            args.into.display(),
+            args.into.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,272 @@
+//! Error texts proposed for an entry's `errors`: quoted errors in the question, inline code that
+//! reads as an error, and the exception and ERROR lines of log- or stack-trace-shaped code
+//! blocks. They are proposals: the import report lists each one for an author to review.
+
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
+
+/// At most this many proposals per entry (the root cause and outer error of a trace, a few
+/// quoted messages).
+const MAX_PER_ENTRY: usize = 5;
+/// Longer lines are cut here (at a character boundary).
+const MAX_LEN: usize = 300;
+/// Shorter texts are too generic to be an entry's error.
+const MIN_LEN: usize = 12;
+/// Code languages that are programs or configuration, not output.
+const NOT_OUTPUT: [&str; 16] = [
+    "sql",
+    "yaml",
+    "yml",
+    "json",
+    "toml",
+    "xml",
+    "properties",
+    "ini",
+    "python",
+    "py",
+    "scala",
+    "go",
+    "rust",
+    "js",
+    "javascript",
+    "ts",
+];
+
+/// Whether a text reads as an error message: an exception class, an `Error:`/`ERROR` marker,
+/// or a message opening such as `Failed to …`.
+pub fn looks_like_error(text: &str) -> bool {
+    let t = text.trim();
+    if t.chars().count() < MIN_LEN {
+        return false;
+    }
+    const MARKS: [&str; 17] = [
+        "Error:",
+        "error:",
+        "ERROR",
+        "Exception",
+        "Caused by:",
+        "errno",
+        "错误码",
+        "报错",
+        "异常",
+        "FATAL",
+        "refused",
+        "denied",
+        "timed out",
+        "failed",
+        "not found",
+        "Invalid ",
+        "Unknown ",
+    ];
+    const OPENINGS: [&str; 5] = [
+        "Failed to ",
+        "Could not ",
+        "Cannot ",
+        "Unable to ",
+        "No such ",
+    ];
+    exception_class(t).is_some()
+        || MARKS.iter().any(|m| t.contains(m))
+        || OPENINGS.iter().any(|o| t.starts_with(o))
+}
+
+/// The first Java-style exception or error class in a text (`java.sql.SQLException`,
+/// `OutOfMemoryError`), with its byte offset.
+fn exception_class(text: &str) -> Option<(usize, &str)> {
+    let mut start = None;
+    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+        let ident = c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '$');
+        match (ident, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                let word = text[s..i].trim_end_matches('.');
+                if word.len() > 9
+                    && (word.ends_with("Exception") || word.ends_with("Error"))
+                    && word.starts_with(|c: char| c.is_ascii_alphabetic())
+                {
+                    return Some((s, word));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Proposals for an entry, each with `file:line`: `title` and its inline `code`, then what
+/// the body (starting at `line` of `rel`) quotes.
+pub fn propose(
+    title: &str,
+    code: &[String],
+    body: &str,
+    rel: &str,
+    line: usize,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut add = |text: &str, at_line: usize| {
+        let text = cut(text.trim().trim_end_matches(['?', '？']).trim());
+        if text.chars().count() >= MIN_LEN
+            && out.len() < MAX_PER_ENTRY
+            && !out.iter().any(|(t, _)| *t == text)
+        {
+            out.push((text, format!("{rel}:{at_line}")));
+        }
+    };
+    // A bare class name (`TimeoutException`) says too little: quoted errors need a message.
+    let quoted: Vec<&String> = code
+        .iter()
+        .filter(|c| looks_like_error(c) && c.trim().contains(' '))
+        .collect();
+    for c in &quoted {
+        add(c, line);
+    }
+    if quoted.is_empty()
+        && let Some((at, _)) = exception_class(title)
+        && title[at..].contains(": ")
+    {
+        add(&title[at..], line);
+    }
+    let mut block: Option<(String, usize)> = None;
+    let parser = Parser::new(body).into_offset_iter();
+    for (event, range) in parser {
+        let at_line = line + body[..range.start].matches('\n').count();
+        match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let lang = match kind {
+                    CodeBlockKind::Fenced(info) => info
+                        .split([' ', ',', '{'])
+                        .next()
+                        .unwrap_or("")
+                        .to_lowercase(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                if !NOT_OUTPUT.contains(&lang.as_str()) {
+                    block = Some((String::new(), at_line + 1));
+                }
+            }
+            Event::Text(t) => {
+                if let Some((text, _)) = block.as_mut() {
+                    text.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some((text, first)) = block.take() {
+                    for (text, n) in from_log(&text) {
+                        add(&text, first + n);
+                    }
+                }
+            }
+            Event::Code(c) if block.is_none() && looks_like_error(&c) && c.trim().contains(' ') => {
+                add(&c, at_line)
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// From a code block of log or stack-trace shape: the root cause (last `Caused by:`), the
+/// outermost exception line, and ERROR log lines' messages, each with its 0-based line.
+fn from_log(text: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let frames = lines
+        .iter()
+        .filter(|l| l.trim_start().starts_with("at ") && l.contains('('))
+        .count();
+    let mut out = Vec::new();
+    let mut exceptions: Vec<(String, usize)> = Vec::new();
+    for (n, l) in lines.iter().enumerate() {
+        let t = l.trim();
+        let t = t.strip_prefix("Caused by:").map_or(t, str::trim);
+        if let Some((0, _)) = exception_class(t) {
+            exceptions.push((t.to_string(), n));
+        } else if let Some(msg) = log_error_message(t) {
+            out.push((msg, n));
+        }
+    }
+    // A lone exception line counts only in a trace (frames below it) or with a message.
+    exceptions.retain(|(t, _)| frames > 0 || t.contains(": "));
+    if let Some(last) = exceptions.last() {
+        out.insert(0, last.clone());
+    }
+    if exceptions.len() > 1 {
+        out.insert(1, exceptions[0].clone());
+    }
+    out
+}
+
+/// The message of an ERROR/FATAL log line (after the logger's ` - ` when there is one).
+fn log_error_message(line: &str) -> Option<String> {
+    let level = ["ERROR", "FATAL"].iter().find_map(|lv| line.find(lv))?;
+    let rest = &line[level..];
+    let msg = match rest.find(" - ") {
+        Some(i) => &rest[i + 3..],
+        None => rest
+            .split_once([' ', ':', ']'])
+            .map_or("", |(_, m)| m)
+            .trim_start_matches([' ', ':', ']']),
+    };
+    let msg = msg.trim();
+    (msg.chars().count() >= MIN_LEN).then(|| msg.to_string())
+}
+
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(MAX_LEN) {
+        Some((i, _)) => text[..i].to_string(),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn traces_give_root_cause_then_outer_error() {
+        let body = "The job fails:\n\n```\n2024-01-01 10:00:00,000 ERROR org.apache.flink.runtime.Task - Source switched to FAILED\norg.apache.flink.runtime.JobException: Recovery is suppressed\n\tat org.apache.flink.A.b(A.java:1)\nCaused by: java.sql.SQLException: No suitable driver found for jdbc:mysql://h/db\n\tat java.sql.DriverManager.getConnection(DriverManager.java:689)\n```\n";
+        let p = propose("Why does the job fail?", &[], body, "faq.md", 10);
+        let texts: Vec<&str> = p.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "java.sql.SQLException: No suitable driver found for jdbc:mysql://h/db",
+                "org.apache.flink.runtime.JobException: Recovery is suppressed",
+                "Source switched to FAILED",
+            ]
+        );
+        assert_eq!(p[0].1, "faq.md:16");
+    }
+
+    #[test]
+    fn quoted_errors_in_questions_and_text_but_not_programs() {
+        let p = propose(
+            "Why do I get `Connection refused: localhost/127.0.0.1:9092`?",
+            &["Connection refused: localhost/127.0.0.1:9092".to_string()],
+            "It logs `java.io.IOException: Broken pipe` and `retries`.\n\n```sql\nSELECT 'ERROR: not output';\n```\n",
+            "a.md",
+            3,
+        );
+        let texts: Vec<&str> = p.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "Connection refused: localhost/127.0.0.1:9092",
+                "java.io.IOException: Broken pipe"
+            ]
+        );
+        let p = propose(
+            "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver",
+            &[],
+            "x\n",
+            "b.md",
+            1,
+        );
+        assert_eq!(
+            p[0].0,
+            "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver"
+        );
+        assert!(propose("How do I upgrade?", &[], "Run `make`.\n", "c.md", 1).is_empty());
+        assert!(!looks_like_error("Error handling"));
+        assert!(looks_like_error("Failed to create new KafkaAdminClient"));
+    }
+}

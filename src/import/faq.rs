@@ -1,0 +1,342 @@
+//! FAQ pages: one entry per question.
+//!
+//! A page is a FAQ when at one heading level at least two headings, and at least half of that
+//! level's headings, are questions (`### Q1: …`, `## How do I …?`, `## 为什么 …`, a quoted
+//! error), or when it has at least two `<details><summary>` blocks. Each question runs to the
+//! next heading of its level or above (or to its `</details>`); the rest of the page is its
+//! introduction.
+
+use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+/// A FAQ page cut into questions.
+#[derive(Debug)]
+pub struct FaqSplit {
+    /// The text outside every question (introduction, non-question sections); empty when it
+    /// holds only headings.
+    pub intro: String,
+    /// The questions in page order.
+    pub questions: Vec<Question>,
+}
+
+/// One question and its answer.
+#[derive(Debug)]
+pub struct Question {
+    /// The question without its `Q1:` numbering.
+    pub title: String,
+    /// Inline code in the question (candidate error texts).
+    pub title_code: Vec<String>,
+    /// The anchor the old page gave it.
+    pub anchor: String,
+    /// The answer.
+    pub body: String,
+    /// 1-based line of the question in the body.
+    pub line: usize,
+}
+
+struct Heading {
+    level: usize,
+    text: String,
+    code: Vec<String>,
+    start: usize,
+    end: usize,
+    id: Option<String>,
+}
+
+/// The questions of a FAQ page, or `None` when the page is not one.
+pub fn split(body: &str) -> Option<FaqSplit> {
+    let headings = headings(body);
+    let mut best: Option<(usize, usize)> = None; // (count, level)
+    for level in 1..=6 {
+        let at: Vec<&Heading> = headings.iter().filter(|h| h.level == level).collect();
+        let questions = at.iter().filter(|h| is_question(&h.text)).count();
+        if questions >= 2 && questions * 2 >= at.len() && best.is_none_or(|(n, _)| questions > n) {
+            best = Some((questions, level));
+        }
+    }
+    if let Some((_, level)) = best {
+        return Some(split_at_level(body, &headings, level));
+    }
+    split_details(body)
+}
+
+fn split_at_level(body: &str, headings: &[Heading], level: usize) -> FaqSplit {
+    let mut questions = Vec::new();
+    let mut intro = String::new();
+    let mut cursor = 0;
+    for (i, h) in headings.iter().enumerate() {
+        if h.level != level || !is_question(&h.text) {
+            continue;
+        }
+        intro.push_str(&body[cursor..h.start]);
+        let end = headings[i + 1..]
+            .iter()
+            .find(|n| n.level <= level)
+            .map_or(body.len(), |n| n.start);
+        questions.push(Question {
+            title: clean_question(&h.text),
+            title_code: h.code.clone(),
+            anchor: h.id.clone().unwrap_or_else(|| anchor(&h.text)),
+            body: body[h.end..end].trim_matches('\n').to_string() + "\n",
+            line: line_of(body, h.start),
+        });
+        cursor = end;
+    }
+    intro.push_str(&body[cursor..]);
+    FaqSplit {
+        intro: only_if_text(intro),
+        questions,
+    }
+}
+
+/// `<details><summary>Q</summary> A </details>` blocks (at least two).
+fn split_details(body: &str) -> Option<FaqSplit> {
+    let mut questions = Vec::new();
+    let mut intro = String::new();
+    let mut cursor = 0;
+    while let Some(open) = body[cursor..].find("<details").map(|i| i + cursor) {
+        let Some(close) = body[open..].find("</details>").map(|i| i + open) else {
+            break;
+        };
+        let block = &body[open..close];
+        let (Some(s), Some(e)) = (block.find("<summary>"), block.find("</summary>")) else {
+            break;
+        };
+        if e < s {
+            break;
+        }
+        let summary = strip_tags(&block[s + "<summary>".len()..e]);
+        intro.push_str(&body[cursor..open]);
+        questions.push(Question {
+            title: clean_question(&summary),
+            title_code: code_spans(&summary),
+            anchor: anchor(&summary),
+            body: block[e + "</summary>".len()..]
+                .trim_matches('\n')
+                .to_string()
+                + "\n",
+            line: line_of(body, open),
+        });
+        cursor = close + "</details>".len();
+    }
+    if questions.len() < 2 {
+        return None;
+    }
+    intro.push_str(&body[cursor..]);
+    Some(FaqSplit {
+        intro: only_if_text(intro),
+        questions,
+    })
+}
+
+/// Every heading with its plain text, inline code, byte range of its line and explicit id.
+fn headings(body: &str) -> Vec<Heading> {
+    let mut out = Vec::new();
+    let mut current: Option<Heading> = None;
+    let parser = Parser::new_ext(body, Options::ENABLE_HEADING_ATTRIBUTES).into_offset_iter();
+    for (event, range) in parser {
+        match event {
+            Event::Start(Tag::Heading { level, id, .. }) => {
+                current = Some(Heading {
+                    level: heading_level(level),
+                    text: String::new(),
+                    code: Vec::new(),
+                    start: range.start,
+                    end: range.end,
+                    id: id.map(|i| i.to_string()),
+                });
+            }
+            Event::Text(t) => {
+                if let Some(h) = current.as_mut() {
+                    h.text.push_str(&t);
+                }
+            }
+            Event::Code(c) => {
+                if let Some(h) = current.as_mut() {
+                    h.text.push_str(&c);
+                    h.code.push(c.to_string());
+                }
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some(mut h) = current.take() {
+                    h.text = h.text.trim().to_string();
+                    // The heading's own line(s), with the newline after them.
+                    h.end = body[range.end.min(body.len())..]
+                        .find('\n')
+                        .map_or(body.len(), |i| range.end + i + 1)
+                        .max(h.end);
+                    out.push(h);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn heading_level(level: HeadingLevel) -> usize {
+    match level {
+        HeadingLevel::H1 => 1,
+        HeadingLevel::H2 => 2,
+        HeadingLevel::H3 => 3,
+        HeadingLevel::H4 => 4,
+        HeadingLevel::H5 => 5,
+        HeadingLevel::H6 => 6,
+    }
+}
+
+/// Whether a heading asks something: a question mark, `Q1:`-style numbering, a question word
+/// at the start (English or Chinese), or a quoted error.
+pub fn is_question(text: &str) -> bool {
+    let t = text.trim();
+    let lower = t.to_lowercase();
+    if t.ends_with('?') || t.ends_with('？') || numbered_q(&lower).is_some() {
+        return true;
+    }
+    const WORDS: [&str; 19] = [
+        "how ", "why ", "what ", "when ", "where ", "which ", "who ", "can ", "could ", "is ",
+        "are ", "does ", "do ", "did ", "should ", "will ", "i get ", "i see ", "getting ",
+    ];
+    const ZH: [&str; 10] = [
+        "为什么",
+        "如何",
+        "怎么",
+        "怎样",
+        "是否",
+        "能否",
+        "什么",
+        "为何",
+        "问：",
+        "问:",
+    ];
+    WORDS.iter().any(|w| lower.starts_with(w))
+        || ZH.iter().any(|w| t.contains(w))
+        || t.ends_with('吗')
+        || super::errors::looks_like_error(t)
+}
+
+/// The length of a `Q1:` / `Q:` / `Question 3.` / `问题1：` prefix.
+fn numbered_q(lower: &str) -> Option<usize> {
+    let rest = lower
+        .strip_prefix("question")
+        .or_else(|| lower.strip_prefix('q'))
+        .or_else(|| lower.strip_prefix("问题"))?;
+    let digits = rest.trim_start().len();
+    let rest2 = rest
+        .trim_start()
+        .trim_start_matches(|c: char| c.is_ascii_digit());
+    let had_digits = rest2.len() < digits;
+    let sep = rest2.chars().next()?;
+    if matches!(sep, ':' | '：' | '.' | ')' | '、') || (had_digits && sep == ' ') {
+        Some(lower.len() - rest2.len() + sep.len_utf8())
+    } else {
+        None
+    }
+}
+
+/// The question without its numbering (`Q1: Why …` → `Why …`).
+fn clean_question(text: &str) -> String {
+    let t = text.trim();
+    let lower = t.to_lowercase();
+    let t = match numbered_q(&lower) {
+        // Lowercasing keeps byte offsets for the ASCII and CJK prefixes numbered_q accepts.
+        Some(n) if lower.len() == t.len() => t[n..].trim(),
+        _ => t,
+    };
+    let t = t
+        .strip_prefix("问：")
+        .or_else(|| t.strip_prefix("问:"))
+        .unwrap_or(t);
+    t.trim().to_string()
+}
+
+/// The anchor most generators give a heading: lowercase, punctuation dropped, spaces to `-`.
+fn anchor(text: &str) -> String {
+    text.trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// The text when it has words outside headings, else empty.
+fn only_if_text(text: String) -> String {
+    let words = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .count();
+    if words == 0 { String::new() } else { text }
+}
+
+fn strip_tags(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `code` spans of inline Markdown.
+fn code_spans(text: &str) -> Vec<String> {
+    text.split('`')
+        .enumerate()
+        .filter(|(i, s)| i % 2 == 1 && !s.is_empty())
+        .map(|(_, s)| s.to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heading_faq_splits_per_question_and_keeps_the_intro() {
+        let body = "Intro words here.\n\n## Kafka\n\n### Q1: Why is the lag growing?\n\nBecause.\n\n```text\n### not a heading\n```\n\n### Q2: How do I reset offsets?\n\nUse the tool.\n\n## About\n\nMore text.\n";
+        let s = split(body).unwrap();
+        assert_eq!(s.questions.len(), 2);
+        assert_eq!(s.questions[0].title, "Why is the lag growing?");
+        assert!(s.questions[0].body.contains("### not a heading"));
+        assert_eq!(s.questions[0].anchor, "q1-why-is-the-lag-growing");
+        assert_eq!(s.questions[0].line, 5);
+        assert_eq!(s.questions[1].title, "How do I reset offsets?");
+        assert_eq!(s.questions[1].body.trim(), "Use the tool.");
+        assert!(s.intro.contains("Intro words") && s.intro.contains("More text"));
+    }
+
+    #[test]
+    fn pages_that_are_not_faqs_are_not_split() {
+        assert!(split("## Symptom\n\nx\n\n## Cause\n\ny\n\n## Solution\n\nz\n").is_none());
+        assert!(split("## Why?\n\nonly one question\n").is_none());
+    }
+
+    #[test]
+    fn details_blocks_and_chinese_questions() {
+        let body = "<details>\n<summary>为什么作业重启后数据重复</summary>\n\n因为……\n</details>\n\n<details><summary>Q2: `Connection refused` on start</summary>\nCheck the port.\n</details>\n";
+        let s = split(body).unwrap();
+        assert_eq!(s.questions.len(), 2);
+        assert_eq!(s.questions[0].title, "为什么作业重启后数据重复");
+        assert_eq!(s.questions[1].title, "`Connection refused` on start");
+        assert_eq!(
+            s.questions[1].title_code,
+            vec!["Connection refused".to_string()]
+        );
+        assert!(s.intro.is_empty());
+        assert!(is_question("问题1：如何配置"));
+        assert_eq!(clean_question("问题1：如何配置"), "如何配置");
+        assert!(!is_question("Configuration"));
+    }
+}

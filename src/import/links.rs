@@ -1,0 +1,191 @@
+//! Links between imported pages, pointed at the entries they became: `other.md`, `../x/y.md`,
+//! Docusaurus' extension-less `./other`, Zola's `@/section/page.md`, and `#anchor` links into
+//! a FAQ page's questions. A link to a page that was not imported loses its target (the text
+//! stays) and is reported, so the book passes `kbook check`.
+
+use super::Leftover;
+use pulldown_cmark::{Event, Options, Parser, Tag};
+use std::collections::HashMap;
+
+/// Where each source page's text went.
+#[derive(Debug, Default)]
+pub struct PageTargets {
+    /// Source page (below the pages directory) → its first entry `(connector, id)`.
+    pub first: HashMap<String, (String, String)>,
+    /// (source page, question anchor) → the question's entry.
+    pub anchors: HashMap<(String, String), (String, String)>,
+}
+
+/// `body` of an entry of `connector` that came from source page `page` with its links
+/// rewritten; what could not be kept goes to `notes` (at `source`).
+pub fn rewrite(
+    body: &str,
+    page: &str,
+    connector: &str,
+    targets: &PageTargets,
+    source: &str,
+    notes: &mut Vec<Leftover>,
+) -> String {
+    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    let own_anchors = heading_ids(body);
+    for (event, range) in Parser::new_ext(body, Options::all()).into_offset_iter() {
+        let Event::Start(Tag::Link { dest_url, .. }) = event else {
+            continue;
+        };
+        let dest = dest_url.to_string();
+        let Some(target) = resolve(&dest, page, targets, &own_anchors) else {
+            continue;
+        };
+        let text = &body[range.clone()];
+        match target {
+            Some((c, id, anchor)) => {
+                let file = if c == connector {
+                    format!("{id}.md")
+                } else {
+                    format!("../{c}/{id}.md")
+                };
+                let new = format!(
+                    "{file}{}",
+                    anchor.map(|a| format!("#{a}")).unwrap_or_default()
+                );
+                if let Some(at) = text.rfind(&format!("]({dest}")) {
+                    let start = range.start + at + 2;
+                    edits.push((start..start + dest.len(), new));
+                }
+            }
+            None => {
+                let label = text
+                    .strip_prefix('[')
+                    .and_then(|t| t.rfind("](").map(|i| &t[..i]))
+                    .unwrap_or(text);
+                notes.push(Leftover {
+                    at: source.to_string(),
+                    what: format!(
+                        "link to `{dest}` removed (its text kept): no imported page there"
+                    ),
+                });
+                edits.push((range, label.to_string()));
+            }
+        }
+    }
+    let mut out = body.to_string();
+    for (range, new) in edits.into_iter().rev() {
+        out.replace_range(range, &new);
+    }
+    out
+}
+
+type Target = Option<(String, String, Option<String>)>;
+
+/// `None`: leave the link alone. `Some(None)`: an internal link to nothing imported.
+/// `Some(Some((connector, id, anchor)))`: the entry it now points at.
+fn resolve(dest: &str, page: &str, targets: &PageTargets, own: &[String]) -> Option<Target> {
+    let lower = dest.to_ascii_lowercase();
+    if lower.contains("://") || lower.starts_with("mailto:") || dest.starts_with('/') {
+        return None;
+    }
+    let (path, anchor) = match dest.split_once('#') {
+        Some((p, a)) => (p, Some(a.to_string())),
+        None => (dest, None),
+    };
+    if path.is_empty() {
+        let a = anchor?;
+        if own.contains(&a) {
+            return None;
+        }
+        let hit = targets.anchors.get(&(page.to_string(), a));
+        return Some(hit.map(|(c, id)| (c.clone(), id.clone(), None)));
+    }
+    let joined = match path.strip_prefix("@/") {
+        Some(p) => Some(p.to_string()),
+        None => crate::urls::normalize(&format!(
+            "{}{path}",
+            page.rfind('/').map_or("", |i| &page[..=i])
+        )),
+    };
+    let Some(joined) = joined else {
+        return Some(None);
+    };
+    let is_page = [".md", ".mdx"].iter().any(|e| joined.ends_with(e));
+    let candidates: Vec<String> = if is_page {
+        vec![joined.clone()]
+    } else if !joined.contains('.') {
+        // Docusaurus links pages without their extension.
+        vec![
+            format!("{joined}.md"),
+            format!("{joined}.mdx"),
+            format!("{joined}/index.md"),
+        ]
+    } else {
+        return None;
+    };
+    let Some(found) = candidates.iter().find(|c| targets.first.contains_key(*c)) else {
+        return if is_page { Some(None) } else { None };
+    };
+    if let Some(a) = &anchor
+        && let Some((c, id)) = targets.anchors.get(&(found.clone(), a.clone()))
+    {
+        return Some(Some((c.clone(), id.clone(), None)));
+    }
+    let (c, id) = &targets.first[found];
+    // The old page's anchors may not exist in the entry: link the entry itself.
+    Some(Some((c.clone(), id.clone(), None)))
+}
+
+/// The ids kbook gives the body's headings (explicit `{#id}` or the text's slug).
+fn heading_ids(body: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut text: Option<String> = None;
+    for event in Parser::new_ext(body, Options::ENABLE_HEADING_ATTRIBUTES) {
+        match event {
+            Event::Start(Tag::Heading { id: Some(id), .. }) => out.push(id.to_string()),
+            Event::Start(Tag::Heading { id: None, .. }) => text = Some(String::new()),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(s) = text.as_mut() {
+                    s.push_str(&t);
+                }
+            }
+            Event::End(pulldown_cmark::TagEnd::Heading(_)) => {
+                if let Some(s) = text.take() {
+                    out.push(crate::urls::slugify(&s));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_follow_pages_into_entries() {
+        let mut t = PageTargets::default();
+        t.first
+            .insert("faq/kafka.md".into(), ("faq".into(), "kafka-faq".into()));
+        t.first
+            .insert("ops/restart.md".into(), ("ops".into(), "restart".into()));
+        t.anchors.insert(
+            ("faq/kafka.md".into(), "q2".into()),
+            ("faq".into(), "reset-offsets".into()),
+        );
+        let mut notes = Vec::new();
+        let body = "See [restart](../ops/restart.md#steps), [Q2](#q2), [same](kafka.md), [zola](@/ops/restart.md), [gone](missing.md), [img](pic.png), [web](https://x.org/a.md) and [Intro](#intro).\n\n## Intro\n";
+        let out = rewrite(
+            body,
+            "faq/kafka.md",
+            "faq",
+            &t,
+            "faq/kafka.md:3",
+            &mut notes,
+        );
+        assert_eq!(
+            out,
+            "See [restart](../ops/restart.md), [Q2](reset-offsets.md), [same](kafka-faq.md), [zola](../ops/restart.md), gone, [img](pic.png), [web](https://x.org/a.md) and [Intro](#intro).\n\n## Intro\n"
+        );
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].what.contains("missing.md"));
+    }
+}

@@ -1,0 +1,212 @@
+//! `kbook import`: a kbook book from an existing docs tree (Hugo, Zola, Docusaurus, MkDocs,
+//! mdBook).
+//!
+//! Each page becomes an entry; a FAQ page becomes one entry per question ([`faq`]). Front-matter
+//! is mapped where it has a meaning in kbook ([`page`]), generator syntax is converted where
+//! kbook has an equivalent ([`syntax`]), and error texts in questions and log-shaped code blocks
+//! are proposed as `errors` ([`errors`]). Everything else is reported with its file and line:
+//! nothing is dropped silently, and the source tree is only read.
+
+mod errors;
+mod faq;
+mod links;
+mod page;
+mod source;
+mod syntax;
+mod write;
+
+use serde::Serialize;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use source::Generator;
+
+/// What `kbook import` did, for the summary table and `--json`.
+#[derive(Debug, Default, Serialize)]
+pub struct ImportReport {
+    /// The generator the source was read as.
+    pub from: String,
+    /// Markdown pages read.
+    pub pages: usize,
+    /// Entries written.
+    pub entries: usize,
+    /// Pages split into one entry per question.
+    pub faq_pages: usize,
+    /// Entries that came from those splits.
+    pub faq_entries: usize,
+    /// Connectors declared in book.toml (one per top-level section).
+    pub connectors: Vec<String>,
+    /// Every entry written: id, title, where it came from.
+    pub written: Vec<WrittenEntry>,
+    /// Error texts proposed as `errors`, for an author to review.
+    pub proposed_errors: Vec<Proposal>,
+    /// Front-matter keys with no meaning in kbook (not carried over).
+    pub dropped_keys: Vec<Leftover>,
+    /// Generator syntax kbook has no equivalent for (left in the text as it was).
+    pub unconverted: Vec<Leftover>,
+    /// Generator syntax converted (includes resolved, admonitions, highlight blocks).
+    pub converted: usize,
+    /// Other things to look at: files that are not pages, text outside any question, ….
+    pub notes: Vec<Leftover>,
+}
+
+/// One written entry.
+#[derive(Debug, Clone, Serialize)]
+pub struct WrittenEntry {
+    /// Entry id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Connector slug.
+    pub connector: String,
+    /// Kind.
+    pub kind: String,
+    /// Source file (relative to the source root) and the line the entry starts on.
+    pub source: String,
+    /// The old address of the question (`page/#anchor`) when the entry came from a FAQ page.
+    pub old_anchor: Option<String>,
+    /// The file written, relative to the book.
+    pub path: String,
+}
+
+/// An error text proposed for an entry.
+#[derive(Debug, Clone, Serialize)]
+pub struct Proposal {
+    /// Entry id.
+    pub entry: String,
+    /// The text.
+    pub text: String,
+    /// Where it was found (`file:line`).
+    pub at: String,
+}
+
+/// Something reported by file and line.
+#[derive(Debug, Clone, Serialize)]
+pub struct Leftover {
+    /// `file:line` relative to the source root.
+    pub at: String,
+    /// What it is.
+    pub what: String,
+}
+
+/// Why an import could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// The source tree is not what `--from` expects.
+    #[error("{0}")]
+    Source(String),
+    /// The destination already holds a book or content.
+    #[error(
+        "{0} already has a book.toml or a content/ directory; import into a new or empty directory (--into NEW_DIR)"
+    )]
+    Occupied(PathBuf),
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+impl ImportError {
+    fn io(path: &Path, source: std::io::Error) -> Self {
+        ImportError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// Reads the docs tree at `src` as `from` and writes a book into `into` (created if needed;
+/// it must not already hold a book). The source is never written to.
+pub fn import(from: Generator, src: &Path, into: &Path) -> Result<ImportReport, ImportError> {
+    if into.join("book.toml").exists() || into.join("content").exists() {
+        return Err(ImportError::Occupied(into.to_path_buf()));
+    }
+    let tree = source::read_tree(from, src)?;
+    let mut report = ImportReport {
+        from: from.name().to_string(),
+        pages: tree.pages.len(),
+        notes: tree.notes.clone(),
+        ..ImportReport::default()
+    };
+    let mut drafts = Vec::new();
+    for p in &tree.pages {
+        let text = std::fs::read_to_string(&p.path)
+            .map_err(|e| ImportError::io(&p.path, e))?
+            .replace("\r\n", "\n");
+        let rel = display(&p.path, &tree.root);
+        let page = page::read(&text, &rel, p, from, &tree, &mut report);
+        drafts.extend(page);
+    }
+    write::write_book(into, &tree, drafts, &mut report)?;
+    Ok(report)
+}
+
+/// `path` relative to `root`, with `/` separators, for reports.
+fn display(path: &Path, root: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.to_string_lossy().replace('\\', "/")
+}
+
+impl fmt::Display for ImportReport {
+    /// The summary table `kbook import` prints, then each reported item.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rows = [
+            ("pages read", self.pages),
+            ("entries written", self.entries),
+            ("FAQ pages split", self.faq_pages),
+            ("entries from FAQ splits", self.faq_entries),
+            ("connectors", self.connectors.len()),
+            ("proposed errors", self.proposed_errors.len()),
+            ("syntax converted", self.converted),
+            ("dropped front-matter keys", self.dropped_keys.len()),
+            ("unconverted syntax", self.unconverted.len()),
+            ("other notes", self.notes.len()),
+        ];
+        writeln!(
+            f,
+            "| {:<26} | {:>7} |",
+            format!("import from {}", self.from),
+            "count"
+        )?;
+        writeln!(f, "|{:-<28}|{:->9}|", "", "")?;
+        for (what, n) in rows {
+            writeln!(f, "| {what:<26} | {n:>7} |")?;
+        }
+        let sections: [(&str, Vec<String>); 4] = [
+            (
+                "Proposed errors (review them in each entry's `errors`)",
+                self.proposed_errors
+                    .iter()
+                    .map(|p| format!("{}  {}  {}", p.at, p.entry, p.text))
+                    .collect(),
+            ),
+            (
+                "Dropped front-matter keys",
+                self.dropped_keys.iter().map(leftover_line).collect(),
+            ),
+            (
+                "Unconverted syntax (left as it was)",
+                self.unconverted.iter().map(leftover_line).collect(),
+            ),
+            ("Notes", self.notes.iter().map(leftover_line).collect()),
+        ];
+        for (title, lines) in sections {
+            if lines.is_empty() {
+                continue;
+            }
+            writeln!(f, "\n{title}:")?;
+            for l in lines {
+                writeln!(f, "  {l}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn leftover_line(l: &Leftover) -> String {
+    format!("{}  {}", l.at, l.what)
+}

@@ -1,0 +1,614 @@
+//! One source page → entry drafts: front-matter mapped, syntax converted, FAQ pages split.
+
+use super::source::{Generator, SourcePage, SourceTree, top_dir};
+use super::{ImportReport, Leftover, Proposal, errors, faq, syntax};
+
+/// An entry before it has an id (ids are made unique across the whole book when written).
+#[derive(Debug, Clone)]
+pub struct Draft {
+    /// Title.
+    pub title: String,
+    /// The page's top-level directory (the connector), empty at the top.
+    pub section: String,
+    /// Kind.
+    pub kind: String,
+    /// Proposed error texts, with where each was found.
+    pub errors: Vec<(String, String)>,
+    /// Tags (slugs).
+    pub tags: Vec<String>,
+    /// `YYYY-MM-DD`.
+    pub updated: Option<String>,
+    /// Old paths that should redirect here.
+    pub aliases: Vec<String>,
+    /// Markdown body.
+    pub body: String,
+    /// `file:line` of the source.
+    pub source: String,
+    /// A base for the id when the title has no ASCII words (the file stem).
+    pub stem: String,
+    /// `page/#anchor` for a FAQ question.
+    pub old_anchor: Option<String>,
+    /// Whether it came from a FAQ split.
+    pub from_faq: bool,
+    /// For a section index page: the section's name.
+    pub names_section: Option<String>,
+    /// The source page below the pages directory (for links between pages).
+    pub page: String,
+    /// The question's anchor on that page.
+    pub anchor: Option<String>,
+}
+
+/// Front-matter keys mapped to kbook's fields; every other key is reported as dropped.
+const TITLE_KEYS: [&str; 1] = ["title"];
+const TAG_KEYS: [&str; 3] = ["tags", "keywords", "categories"];
+const DATE_KEYS: [&str; 4] = ["lastmod", "updated", "last_update", "date"];
+
+/// Reads one page into drafts, reporting what it cannot carry over.
+pub fn read(
+    text: &str,
+    rel: &str,
+    page: &SourcePage,
+    from: Generator,
+    tree: &SourceTree,
+    report: &mut ImportReport,
+) -> Vec<Draft> {
+    let (front, body, body_line) = split_front(text, rel, report);
+    let converted = syntax::convert(from, body, &page.path, tree, rel, body_line);
+    report.converted += converted.converted;
+    report.unconverted.extend(converted.unconverted);
+    let mut body = converted.text;
+
+    let mut title = front.as_ref().and_then(|f| {
+        TITLE_KEYS
+            .iter()
+            .find_map(|k| super::source::str_at(f, &[k]))
+    });
+    // A leading `# Title` is the page title: taken out of the body either way.
+    if let Some((h1, rest)) = leading_h1(&body) {
+        title.get_or_insert(h1);
+        body = rest;
+    }
+    let stem = page_stem(&page.rel);
+    let title = title
+        .or_else(|| page.nav_title.clone())
+        .unwrap_or_else(|| humanize(&stem));
+    let mut tags = Vec::new();
+    let mut updated = None;
+    let mut aliases = Vec::new();
+    if let Some(serde_json::Value::Object(map)) = &front {
+        for (key, value) in map {
+            let at = format!("{rel}:{}", key_line(text, key));
+            if TITLE_KEYS.contains(&key.as_str()) {
+                continue;
+            } else if TAG_KEYS.contains(&key.as_str()) {
+                for t in strings(value) {
+                    match ascii_slug(&t, 40) {
+                        Some(s) if !tags.contains(&s) => tags.push(s),
+                        Some(_) => {}
+                        None => report.dropped_keys.push(Leftover {
+                            at: at.clone(),
+                            what: format!(
+                                "{key}: `{t}` has no ASCII letters or digits for a tag slug"
+                            ),
+                        }),
+                    }
+                }
+            } else if DATE_KEYS.contains(&key.as_str()) {
+                let date = value
+                    .get("date")
+                    .unwrap_or(value)
+                    .as_str()
+                    .map(str::to_string)
+                    .filter(|d| is_date(d.get(..10).unwrap_or("")));
+                match date {
+                    Some(d) => {
+                        let d = d[..10].to_string();
+                        if updated.as_ref().is_none_or(|u| &d > u) {
+                            updated = Some(d);
+                        }
+                    }
+                    None => report.dropped_keys.push(Leftover {
+                        at,
+                        what: format!("{key}: not a YYYY-MM-DD date"),
+                    }),
+                }
+            } else if key == "taxonomies" && value.is_object() {
+                // Zola keeps tags under [taxonomies]; every taxonomy's terms become tags.
+                for t in value
+                    .as_object()
+                    .into_iter()
+                    .flat_map(|m| m.values())
+                    .flat_map(strings)
+                {
+                    if let Some(s) = ascii_slug(&t, 40).filter(|s| !tags.contains(s)) {
+                        tags.push(s);
+                    }
+                }
+            } else if key == "aliases" || key == "redirect_from" {
+                aliases.extend(
+                    strings(value)
+                        .iter()
+                        .map(|a| a.trim_start_matches('/').to_string()),
+                );
+            } else {
+                report.dropped_keys.push(Leftover {
+                    at,
+                    what: format!("{key}: {}", dropped_reason(key)),
+                });
+            }
+        }
+    }
+    let section = top_dir(&page.rel).to_string();
+    let old_path = old_path(from, &page.rel, front.as_ref());
+    let base = Draft {
+        title: title.clone(),
+        section: section.clone(),
+        kind: String::new(),
+        errors: Vec::new(),
+        tags,
+        updated,
+        aliases,
+        body: String::new(),
+        source: format!("{rel}:{body_line}"),
+        stem: stem.clone(),
+        old_anchor: None,
+        from_faq: false,
+        names_section: None,
+        page: page.rel.clone(),
+        anchor: None,
+    };
+
+    if page.section_index {
+        let mut d = base.clone();
+        d.names_section = Some(title.clone());
+        if body.trim().is_empty() {
+            // Only the section's name: no entry.
+            return vec![d];
+        }
+        d.kind = "concept".into();
+        d.body = body;
+        d.aliases.extend(old_path);
+        d.errors = errors::propose(&d.title, &[], &d.body, rel, body_line);
+        return vec![d];
+    }
+
+    if let Some(split) = faq::split(&body) {
+        report.faq_pages += 1;
+        report.faq_entries += split.questions.len();
+        let mut out = Vec::new();
+        let intro_words = split.intro.split_whitespace().count();
+        if intro_words > 0 {
+            let mut d = base.clone();
+            d.kind = kind_of(&d.title, &page.rel);
+            d.body = split.intro.clone();
+            d.aliases.extend(old_path.clone());
+            d.source = format!("{rel}:{body_line}");
+            out.push(d);
+        }
+        for q in split.questions {
+            let line = body_line + q.line - 1;
+            let mut d = base.clone();
+            d.title = q.title.clone();
+            d.kind = kind_of(&q.title, "");
+            d.aliases = Vec::new();
+            d.errors = errors::propose(&q.title, &q.title_code, &q.body, rel, line);
+            d.old_anchor = old_path.as_ref().map(|p| format!("{p}#{}", q.anchor));
+            d.anchor = Some(q.anchor.clone());
+            d.source = format!("{rel}:{line}");
+            d.from_faq = true;
+            if q.body.trim().is_empty() {
+                report.notes.push(Leftover {
+                    at: format!("{rel}:{line}"),
+                    what: format!(
+                        "the question `{}` has no answer below it: not imported",
+                        q.title
+                    ),
+                });
+                continue;
+            }
+            d.body = q.body;
+            out.push(d);
+        }
+        return out;
+    }
+
+    let mut d = base;
+    d.kind = kind_of(&d.title, &page.rel);
+    d.errors = errors::propose(&d.title, &[], &body, rel, body_line);
+    if body.trim().is_empty() {
+        report.notes.push(Leftover {
+            at: format!("{rel}:{body_line}"),
+            what: "the page has no text below its title: not imported".into(),
+        });
+        return Vec::new();
+    }
+    d.body = body;
+    d.aliases.extend(old_path);
+    vec![d]
+}
+
+/// The line a top-level front-matter key is on (1 when it cannot be found).
+fn key_line(text: &str, key: &str) -> usize {
+    text.lines()
+        .position(|l| {
+            l.strip_prefix(key)
+                .is_some_and(|r| r.trim_start().starts_with([':', '=']))
+        })
+        .map_or(1, |i| i + 1)
+}
+
+/// Proposed errors go to the report as they are written (see `write`).
+pub fn proposals(id: &str, d: &Draft) -> Vec<Proposal> {
+    d.errors
+        .iter()
+        .map(|(text, at)| Proposal {
+            entry: id.to_string(),
+            text: text.clone(),
+            at: at.clone(),
+        })
+        .collect()
+}
+
+/// Splits off YAML (`---`) or TOML (`+++`) front-matter. Returns the front-matter as data (or
+/// `None`, reported when it cannot be read), the body and the body's first line.
+fn split_front<'a>(
+    text: &'a str,
+    rel: &str,
+    report: &mut ImportReport,
+) -> (Option<serde_json::Value>, &'a str, usize) {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let delim = match text.lines().next().map(str::trim_end) {
+        Some("---") => "---",
+        Some("+++") => "+++",
+        _ => return (None, text, 1),
+    };
+    let start = text.find('\n').map_or(text.len(), |i| i + 1);
+    let mut offset = start;
+    for (n, line) in (2..).zip(text[start..].split_inclusive('\n')) {
+        if line.trim_end() == delim {
+            let front = &text[start..offset];
+            let body = &text[(offset + line.len()).min(text.len())..];
+            let parsed = if delim == "+++" {
+                toml_to_json(front).map_err(|e| e.to_string())
+            } else {
+                yaml_to_json(front)
+            };
+            return match parsed {
+                Ok(v) => (Some(v), body, n + 1),
+                Err(e) => {
+                    report.notes.push(Leftover {
+                        at: format!("{rel}:2"),
+                        what: format!("front-matter could not be read ({e}): imported without it"),
+                    });
+                    (None, body, n + 1)
+                }
+            };
+        }
+        offset += line.len();
+    }
+    report.notes.push(Leftover {
+        at: format!("{rel}:1"),
+        what: format!(
+            "front-matter opened with `{delim}` is never closed: the file is imported as text"
+        ),
+    });
+    (None, text, 1)
+}
+
+/// TOML as JSON-like data (dates become their text).
+pub fn toml_to_json(text: &str) -> Result<serde_json::Value, toml::de::Error> {
+    let value: toml::Value = toml::from_str(text)?;
+    Ok(toml_value(value))
+}
+
+fn toml_value(v: toml::Value) -> serde_json::Value {
+    use serde_json::Value as J;
+    match v {
+        toml::Value::String(s) => J::String(s),
+        toml::Value::Integer(i) => J::from(i),
+        toml::Value::Float(f) => J::from(f),
+        toml::Value::Boolean(b) => J::Bool(b),
+        toml::Value::Datetime(d) => J::String(d.to_string()),
+        toml::Value::Array(a) => J::Array(a.into_iter().map(toml_value).collect()),
+        toml::Value::Table(t) => {
+            J::Object(t.into_iter().map(|(k, v)| (k, toml_value(v))).collect())
+        }
+    }
+}
+
+/// YAML as JSON-like data.
+pub fn yaml_to_json(text: &str) -> Result<serde_json::Value, String> {
+    if text.trim().is_empty() {
+        return Ok(serde_json::Value::Object(Default::default()));
+    }
+    let value: serde_norway::Value = serde_norway::from_str(text).map_err(|e| e.to_string())?;
+    Ok(yaml_value(value))
+}
+
+fn yaml_value(v: serde_norway::Value) -> serde_json::Value {
+    use serde_json::Value as J;
+    match v {
+        serde_norway::Value::Null => J::Null,
+        serde_norway::Value::Bool(b) => J::Bool(b),
+        serde_norway::Value::Number(n) => n
+            .as_i64()
+            .map(J::from)
+            .or_else(|| n.as_f64().map(J::from))
+            .unwrap_or(J::Null),
+        serde_norway::Value::String(s) => J::String(s),
+        serde_norway::Value::Sequence(s) => J::Array(s.into_iter().map(yaml_value).collect()),
+        serde_norway::Value::Mapping(m) => J::Object(
+            m.into_iter()
+                .filter_map(|(k, v)| {
+                    let key = match k {
+                        serde_norway::Value::String(s) => s,
+                        serde_norway::Value::Number(n) => n.to_string(),
+                        serde_norway::Value::Bool(b) => b.to_string(),
+                        _ => return None,
+                    };
+                    Some((key, yaml_value(v)))
+                })
+                .collect(),
+        ),
+        serde_norway::Value::Tagged(t) => yaml_value(t.value),
+    }
+}
+
+/// A string or a list of strings (numbers as text).
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    match v {
+        serde_json::Value::String(s) => s
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        serde_json::Value::Array(a) => a
+            .iter()
+            .filter_map(|x| match x {
+                serde_json::Value::String(s) => Some(s.clone()),
+                serde_json::Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Why a key is not carried over.
+fn dropped_reason(key: &str) -> &'static str {
+    match key {
+        "weight" | "sidebar_position" | "nav_order" | "order" => {
+            "no page order in kbook (entries are listed by title)"
+        }
+        "slug" | "url" | "id" | "permalink" => {
+            "kbook makes ids from titles; the old address becomes an alias where known"
+        }
+        "description" | "summary" => {
+            "no description field (the body's first lines are the summary)"
+        }
+        "draft" => {
+            "drafts are imported like any page; delete the entry if it should not be published"
+        }
+        _ => "no equivalent in kbook",
+    }
+}
+
+/// A `# Title` on the first non-blank line (outside code), and the body without it.
+fn leading_h1(body: &str) -> Option<(String, String)> {
+    let mut offset = 0;
+    for line in body.split_inclusive('\n') {
+        let t = line.trim();
+        if t.is_empty() {
+            offset += line.len();
+            continue;
+        }
+        let title = t.strip_prefix("# ")?.trim().trim_end_matches('#').trim();
+        let title = title.split(" {#").next().unwrap_or(title).trim();
+        if title.is_empty() {
+            return None;
+        }
+        return Some((title.to_string(), body[offset + line.len()..].to_string()));
+    }
+    None
+}
+
+/// The entry's kind, decided from its title (and the page's path): `howto` for "How do I …"
+/// / "如何 …" or a path under a guide/how-to directory, `concept` for "What is …" / overview
+/// pages, `error` for a title that quotes an error, else `troubleshooting`.
+pub fn kind_of(title: &str, rel: &str) -> String {
+    let t = title.trim().to_lowercase();
+    let path = rel.to_lowercase();
+    let starts = |ps: &[&str]| ps.iter().any(|p| t.starts_with(p));
+    let kind = if errors::looks_like_error(title) {
+        "error"
+    } else if starts(&[
+        "how to ",
+        "how do ",
+        "how can ",
+        "how should ",
+        "如何",
+        "怎么",
+        "怎样",
+    ]) || ["how-to", "howto", "guide", "tutorial"]
+        .iter()
+        .any(|p| path.contains(p))
+    {
+        "howto"
+    } else if starts(&[
+        "what is ",
+        "what are ",
+        "什么是",
+        "overview",
+        "introduction",
+        "about ",
+    ]) || ["concept", "overview", "intro"]
+        .iter()
+        .any(|p| path.contains(p))
+    {
+        "concept"
+    } else {
+        "troubleshooting"
+    };
+    kind.to_string()
+}
+
+/// Where the page was served before, as a path below the site root (an alias for the entry).
+fn old_path(from: Generator, rel: &str, front: Option<&serde_json::Value>) -> Option<String> {
+    let stem = rel
+        .strip_suffix(".mdx")
+        .or_else(|| rel.strip_suffix(".md"))
+        .unwrap_or(rel);
+    let dir_page = |s: &str| {
+        let s = s
+            .strip_suffix("/_index")
+            .or_else(|| s.strip_suffix("/index"))
+            .unwrap_or(s);
+        (!matches!(s, "_index" | "index" | "README")).then(|| format!("{s}/"))
+    };
+    match from {
+        Generator::Hugo | Generator::Zola | Generator::Mkdocs => dir_page(stem),
+        Generator::Docusaurus => {
+            let slug = front.and_then(|f| super::source::str_at(f, &["slug"]));
+            match slug {
+                Some(s) => Some(format!("docs/{}/", s.trim_matches('/'))),
+                None => dir_page(stem).map(|p| format!("docs/{p}")),
+            }
+        }
+        Generator::Mdbook => {
+            (!stem.ends_with("README") && stem != "index").then(|| format!("{stem}.html"))
+        }
+    }
+}
+
+/// The file name without extension (for `_index.md`/`index.md`, the directory's name).
+fn page_stem(rel: &str) -> String {
+    let mut parts: Vec<&str> = rel.split('/').collect();
+    let file = parts.pop().unwrap_or(rel);
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    if matches!(stem, "_index" | "index" | "README") {
+        return parts.last().map_or(stem, |d| d).to_string();
+    }
+    stem.to_string()
+}
+
+/// `kafka-offsets` → `Kafka offsets`.
+fn humanize(stem: &str) -> String {
+    let s = stem.replace(['-', '_'], " ");
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => "Untitled".into(),
+    }
+}
+
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+/// A slug of ASCII letters and digits (`None` when the text has none), cut at a word
+/// boundary near `max` characters.
+pub fn ascii_slug(text: &str, max: usize) -> Option<String> {
+    let mut s = String::new();
+    let mut dash = false;
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            if dash && !s.is_empty() {
+                if s.len() >= max {
+                    break;
+                }
+                s.push('-');
+            }
+            dash = false;
+            s.push(c.to_ascii_lowercase());
+        } else {
+            dash = true;
+        }
+    }
+    (!s.is_empty()).then_some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_titles_and_slugs() {
+        assert_eq!(kind_of("How do I reset offsets?", ""), "howto");
+        assert_eq!(kind_of("如何重置位点？", ""), "howto");
+        assert_eq!(kind_of("What is a checkpoint?", ""), "concept");
+        assert_eq!(kind_of("Why are rows duplicated?", ""), "troubleshooting");
+        assert_eq!(
+            kind_of(
+                "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver",
+                ""
+            ),
+            "error"
+        );
+        assert_eq!(kind_of("Setup", "guides/setup.md"), "howto");
+        assert_eq!(
+            ascii_slug("Why does `SELECT *` fail?", 60).as_deref(),
+            Some("why-does-select-fail")
+        );
+        assert_eq!(ascii_slug("为什么作业重启", 60), None);
+        assert_eq!(
+            ascii_slug("one two three four", 7).as_deref(),
+            Some("one-two")
+        );
+        assert_eq!(
+            leading_h1("\n# FAQ {#faq}\n\ntext\n"),
+            Some(("FAQ".into(), "\ntext\n".into()))
+        );
+        assert_eq!(leading_h1("text\n# Late\n"), None);
+        assert_eq!(page_stem("kafka/_index.md"), "kafka");
+        assert_eq!(humanize("kafka-offsets"), "Kafka offsets");
+        assert_eq!(key_line("---\ntitle: x\nweight = 3\n---\n", "weight"), 3);
+    }
+
+    #[test]
+    fn old_paths_follow_each_generator() {
+        assert_eq!(
+            old_path(Generator::Hugo, "faq/kafka.md", None).as_deref(),
+            Some("faq/kafka/")
+        );
+        assert_eq!(
+            old_path(Generator::Mdbook, "faq/kafka.md", None).as_deref(),
+            Some("faq/kafka.html")
+        );
+        assert_eq!(old_path(Generator::Mdbook, "README.md", None), None);
+        assert_eq!(
+            old_path(Generator::Docusaurus, "faq/kafka.mdx", None).as_deref(),
+            Some("docs/faq/kafka/")
+        );
+        assert_eq!(
+            old_path(Generator::Zola, "faq/_index.md", None).as_deref(),
+            Some("faq/")
+        );
+        assert_eq!(old_path(Generator::Zola, "_index.md", None), None);
+    }
+
+    #[test]
+    fn front_matter_in_yaml_and_toml_with_dates() {
+        let mut report = ImportReport::default();
+        let (f, body, line) = split_front(
+            "+++\ntitle = \"T\"\ndate = 2024-03-01\n+++\nbody\n",
+            "a.md",
+            &mut report,
+        );
+        let f = f.unwrap();
+        assert_eq!(f["date"], "2024-03-01");
+        assert_eq!((body, line), ("body\n", 5));
+        let (f, _, _) = split_front("---\ntitle: [unclosed\n---\nx\n", "b.md", &mut report);
+        assert!(f.is_none());
+        assert!(
+            report.notes.iter().any(|n| n.at == "b.md:2"),
+            "{:?}",
+            report.notes
+        );
+    }
+}

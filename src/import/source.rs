@@ -1,0 +1,406 @@
+//! Where each generator keeps its pages, its title and its section names.
+
+use super::{ImportError, Leftover, display};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The docs generators `kbook import` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Generator {
+    /// Hugo: `content/`, front-matter in YAML or TOML, `_index.md` for sections.
+    Hugo,
+    /// Zola: `content/`, TOML front-matter, `_index.md` for sections.
+    Zola,
+    /// Docusaurus: `docs/`, `.md`/`.mdx`, `_category_.json` for sections.
+    Docusaurus,
+    /// MkDocs: `mkdocs.yml` (`docs_dir`, `site_name`, `nav`).
+    Mkdocs,
+    /// mdBook: `book.toml` (`[book] src`), `SUMMARY.md`.
+    Mdbook,
+}
+
+impl Generator {
+    /// Every generator, by its `--from` name.
+    pub const ALL: [(&'static str, Generator); 5] = [
+        ("hugo", Generator::Hugo),
+        ("zola", Generator::Zola),
+        ("docusaurus", Generator::Docusaurus),
+        ("mkdocs", Generator::Mkdocs),
+        ("mdbook", Generator::Mdbook),
+    ];
+
+    /// The `--from` name.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, g)| *g == self)
+            .map_or("?", |(n, _)| n)
+    }
+}
+
+/// A docs tree as the import reads it.
+#[derive(Debug)]
+pub struct SourceTree {
+    /// The source root (as given).
+    pub root: PathBuf,
+    /// The directory pages are found in (`content/`, `docs/`, `src/`).
+    pub pages_dir: PathBuf,
+    /// The site's title from its configuration.
+    pub title: Option<String>,
+    /// The site's language from its configuration.
+    pub language: Option<String>,
+    /// Section names by top-level directory (from `_index.md`, `_category_.json`, the nav or
+    /// the summary).
+    pub sections: BTreeMap<String, String>,
+    /// The pages, in a stable order.
+    pub pages: Vec<SourcePage>,
+    /// Files that are not pages, and configuration that could not be read.
+    pub notes: Vec<Leftover>,
+}
+
+/// One Markdown page of the source.
+#[derive(Debug)]
+pub struct SourcePage {
+    /// The file.
+    pub path: PathBuf,
+    /// Its path below the pages directory, `/`-separated.
+    pub rel: String,
+    /// Its title in the navigation (mkdocs `nav`, mdBook `SUMMARY.md`), if any.
+    pub nav_title: Option<String>,
+    /// A section index page (`_index.md`): its title names the section.
+    pub section_index: bool,
+}
+
+/// Reads the layout of the tree at `root` as `from` expects it.
+pub fn read_tree(from: Generator, root: &Path) -> Result<SourceTree, ImportError> {
+    if !root.is_dir() {
+        return Err(ImportError::Source(format!(
+            "{} is not a directory: give the root of the {} site",
+            root.display(),
+            from.name()
+        )));
+    }
+    let mut tree = SourceTree {
+        root: root.to_path_buf(),
+        pages_dir: root.to_path_buf(),
+        title: None,
+        language: None,
+        sections: BTreeMap::new(),
+        pages: Vec::new(),
+        notes: Vec::new(),
+    };
+    let mut nav: BTreeMap<String, String> = BTreeMap::new();
+    match from {
+        Generator::Hugo | Generator::Zola => {
+            tree.pages_dir = root.join("content");
+            let configs: &[&str] = if from == Generator::Hugo {
+                &[
+                    "hugo.toml",
+                    "hugo.yaml",
+                    "hugo.yml",
+                    "config.toml",
+                    "config.yaml",
+                ]
+            } else {
+                &["config.toml", "zola.toml"]
+            };
+            if let Some((value, _)) = read_config(root, configs, &mut tree.notes) {
+                tree.title = str_at(&value, &["title"]);
+                tree.language = str_at(&value, &["languageCode"])
+                    .or_else(|| str_at(&value, &["default_language"]));
+            }
+        }
+        Generator::Docusaurus => {
+            tree.pages_dir = root.join("docs");
+            tree.title = docusaurus_title(root);
+        }
+        Generator::Mkdocs => {
+            let Some((value, _)) =
+                read_config(root, &["mkdocs.yml", "mkdocs.yaml"], &mut tree.notes)
+            else {
+                return Err(ImportError::Source(format!(
+                    "{} has no readable mkdocs.yml: give the directory that holds it",
+                    root.display()
+                )));
+            };
+            tree.title = str_at(&value, &["site_name"]);
+            tree.language = str_at(&value, &["theme", "language"]);
+            let docs = str_at(&value, &["docs_dir"]).unwrap_or_else(|| "docs".into());
+            tree.pages_dir = root.join(docs);
+            if let Some(items) = value.get("nav") {
+                mkdocs_nav(items, None, &mut nav, &mut tree.sections);
+            }
+        }
+        Generator::Mdbook => {
+            let Some((value, _)) = read_config(root, &["book.toml"], &mut tree.notes) else {
+                return Err(ImportError::Source(format!(
+                    "{} has no readable book.toml: give the mdBook's root directory",
+                    root.display()
+                )));
+            };
+            tree.title = str_at(&value, &["book", "title"]);
+            tree.language = str_at(&value, &["book", "language"]);
+            let src = str_at(&value, &["book", "src"]).unwrap_or_else(|| "src".into());
+            tree.pages_dir = root.join(src);
+            let summary = tree.pages_dir.join("SUMMARY.md");
+            if let Ok(text) = std::fs::read_to_string(&summary) {
+                mdbook_summary(&text, &mut nav);
+            }
+        }
+    }
+    if !tree.pages_dir.is_dir() {
+        return Err(ImportError::Source(format!(
+            "{} has no {} directory: is this a {} site? (--from names the generator)",
+            root.display(),
+            display(&tree.pages_dir, root),
+            from.name()
+        )));
+    }
+    collect_pages(from, &mut tree, &nav)?;
+    Ok(tree)
+}
+
+/// Walks the pages directory: Markdown pages in path order; section metadata; other files
+/// noted (they are not copied).
+fn collect_pages(
+    from: Generator,
+    tree: &mut SourceTree,
+    nav: &BTreeMap<String, String>,
+) -> Result<(), ImportError> {
+    let mut others = 0usize;
+    let walk = walkdir::WalkDir::new(&tree.pages_dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !e.file_name().to_string_lossy().starts_with('.'));
+    for item in walk {
+        let item = item.map_err(|e| {
+            let path = e.path().unwrap_or(&tree.pages_dir).to_path_buf();
+            ImportError::io(&path, std::io::Error::other(e.to_string()))
+        })?;
+        if !item.file_type().is_file() {
+            continue;
+        }
+        let path = item.path();
+        let rel = display(path, &tree.pages_dir);
+        let name = item.file_name().to_string_lossy().to_string();
+        let markdown =
+            name.ends_with(".md") || (from == Generator::Docusaurus && name.ends_with(".mdx"));
+        if from == Generator::Docusaurus && (name == "_category_.json" || name == "_category_.yml")
+        {
+            if let Some(label) = category_label(path) {
+                let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+                tree.sections.insert(top_dir(dir).to_string(), label);
+            }
+            continue;
+        }
+        if from == Generator::Mdbook && name == "SUMMARY.md" {
+            continue;
+        }
+        if !markdown {
+            others += 1;
+            if others <= 20 {
+                tree.notes.push(Leftover {
+                    at: display(path, &tree.root),
+                    what: "not a Markdown page: not copied (images and downloads need to go \
+                           into the book's static files by hand)"
+                        .into(),
+                });
+            }
+            continue;
+        }
+        tree.pages.push(SourcePage {
+            path: path.to_path_buf(),
+            nav_title: nav.get(&rel).cloned(),
+            section_index: name == "_index.md",
+            rel,
+        });
+    }
+    if others > 20 {
+        tree.notes.push(Leftover {
+            at: display(&tree.pages_dir, &tree.root),
+            what: format!("{} more files that are not Markdown pages", others - 20),
+        });
+    }
+    Ok(())
+}
+
+/// The first directory of a `/`-separated path (empty for a file at the top).
+pub fn top_dir(rel: &str) -> &str {
+    match rel.split_once('/') {
+        Some((first, _)) => first,
+        None => "",
+    }
+}
+
+/// Reads the first configuration file of `names` that exists (TOML or YAML by extension) as
+/// JSON-like data. A file that cannot be parsed is noted and skipped.
+fn read_config(
+    root: &Path,
+    names: &[&str],
+    notes: &mut Vec<Leftover>,
+) -> Option<(serde_json::Value, PathBuf)> {
+    for name in names {
+        let path = root.join(name);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let parsed = if name.ends_with(".toml") {
+            super::page::toml_to_json(&text).map_err(|e| e.to_string())
+        } else {
+            super::page::yaml_to_json(&text)
+        };
+        match parsed {
+            Ok(v) => return Some((v, path)),
+            Err(e) => notes.push(Leftover {
+                at: name.to_string(),
+                what: format!("could not read the configuration ({e}); title and sections taken from the files instead"),
+            }),
+        }
+    }
+    None
+}
+
+/// A string at a key path of JSON-like data.
+pub fn str_at(value: &serde_json::Value, keys: &[&str]) -> Option<String> {
+    let mut v = value;
+    for k in keys {
+        v = v.get(k)?;
+    }
+    v.as_str()
+        .map(str::to_string)
+        .filter(|s| !s.trim().is_empty())
+}
+
+/// The `title: '…'` of `docusaurus.config.{js,ts}` (a JavaScript file: only a plain string
+/// literal on its own line is read).
+fn docusaurus_title(root: &Path) -> Option<String> {
+    for name in [
+        "docusaurus.config.js",
+        "docusaurus.config.ts",
+        "docusaurus.config.mjs",
+    ] {
+        let Ok(text) = std::fs::read_to_string(root.join(name)) else {
+            continue;
+        };
+        for line in text.lines() {
+            let Some(rest) = line.trim().strip_prefix("title:") else {
+                continue;
+            };
+            let rest = rest.trim().trim_end_matches(',');
+            let quote = rest.chars().next()?;
+            if matches!(quote, '\'' | '"' | '`') && rest.len() > 1 && rest.ends_with(quote) {
+                return Some(rest[1..rest.len() - 1].to_string());
+            }
+        }
+    }
+    None
+}
+
+/// The `label` of a Docusaurus `_category_.json` / `_category_.yml`.
+fn category_label(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let value: serde_json::Value = if path.extension().is_some_and(|e| e == "json") {
+        serde_json::from_str(&text).ok()?
+    } else {
+        super::page::yaml_to_json(&text).ok()?
+    };
+    str_at(&value, &["label"])
+}
+
+/// Page titles and section names from an mkdocs `nav` (`- Title: page.md`, `- Section: [...]`).
+fn mkdocs_nav(
+    items: &serde_json::Value,
+    section: Option<&str>,
+    nav: &mut BTreeMap<String, String>,
+    sections: &mut BTreeMap<String, String>,
+) {
+    let Some(items) = items.as_array() else {
+        return;
+    };
+    for item in items {
+        let Some(map) = item.as_object() else {
+            continue;
+        };
+        for (title, target) in map {
+            match target {
+                serde_json::Value::String(page) => {
+                    nav.insert(page.clone(), title.clone());
+                    let dir = top_dir(page);
+                    if section.is_none() && !dir.is_empty() {
+                        sections
+                            .entry(dir.to_string())
+                            .or_insert_with(|| title.clone());
+                    }
+                }
+                serde_json::Value::Array(children) => {
+                    // A top-level nav section names the directory its first page is in.
+                    if section.is_none() {
+                        for child in children.iter().filter_map(|c| c.as_object()) {
+                            if let Some(page) = child.values().find_map(|v| v.as_str()) {
+                                let dir = top_dir(page);
+                                if !dir.is_empty() {
+                                    sections
+                                        .entry(dir.to_string())
+                                        .or_insert_with(|| title.clone());
+                                }
+                                break;
+                            }
+                        }
+                    }
+                    mkdocs_nav(target, Some(title), nav, sections);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Page titles from an mdBook `SUMMARY.md`: every `[Title](path.md)` link.
+fn mdbook_summary(text: &str, nav: &mut BTreeMap<String, String>) {
+    for line in text.lines() {
+        let line = line.trim_start().trim_start_matches(['-', '*']).trim();
+        let Some(rest) = line.strip_prefix('[') else {
+            continue;
+        };
+        let Some((title, after)) = rest.split_once("](") else {
+            continue;
+        };
+        let Some((target, _)) = after.split_once(')') else {
+            continue;
+        };
+        let target = target.trim().trim_start_matches("./");
+        if !target.is_empty() {
+            nav.insert(target.to_string(), title.trim().to_string());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_and_nav_give_titles_and_sections() {
+        let mut nav = BTreeMap::new();
+        mdbook_summary(
+            "# Summary\n\n[Intro](README.md)\n- [FAQ](faq/index.md)\n  - [Kafka](./faq/kafka.md)\n",
+            &mut nav,
+        );
+        assert_eq!(nav.get("faq/kafka.md").map(String::as_str), Some("Kafka"));
+        assert_eq!(nav.get("README.md").map(String::as_str), Some("Intro"));
+
+        let yaml = "nav:\n  - Home: index.md\n  - Troubleshooting:\n      - Kafka: trouble/kafka.md\n      - MySQL: trouble/mysql.md\n";
+        let value = super::super::page::yaml_to_json(yaml).unwrap();
+        let (mut nav, mut sections) = (BTreeMap::new(), BTreeMap::new());
+        mkdocs_nav(value.get("nav").unwrap(), None, &mut nav, &mut sections);
+        assert_eq!(
+            nav.get("trouble/mysql.md").map(String::as_str),
+            Some("MySQL")
+        );
+        assert_eq!(
+            sections.get("trouble").map(String::as_str),
+            Some("Troubleshooting")
+        );
+        assert!(!sections.contains_key(""));
+    }
+}

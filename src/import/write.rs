@@ -1,0 +1,241 @@
+//! Writing the imported book: unique ids, connectors in book.toml, aliases that do not
+//! collide, and the entries under `content/` (written to a temporary directory first, so a
+//! failed import leaves no half book).
+
+use super::links::{self, PageTargets};
+use super::page::{Draft, ascii_slug, proposals};
+use super::source::SourceTree;
+use super::{ImportError, ImportReport, Leftover, WrittenEntry};
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+/// The connector of pages at the top of the tree (or under a directory without ASCII letters).
+const TOP_CONNECTOR: &str = "general";
+/// Connector slugs the site uses for its own directories.
+const TAKEN_SLUGS: [&str; 1] = ["search"];
+
+/// Writes `drafts` as a book into `into`.
+pub fn write_book(
+    into: &Path,
+    tree: &SourceTree,
+    drafts: Vec<Draft>,
+    report: &mut ImportReport,
+) -> Result<(), ImportError> {
+    // Section names: the generator's metadata, then section index pages' titles.
+    let mut names: BTreeMap<String, String> = tree.sections.clone();
+    for d in &drafts {
+        if let Some(name) = &d.names_section
+            && !d.section.is_empty()
+        {
+            names.insert(d.section.clone(), name.clone());
+        }
+    }
+    let entries: Vec<Draft> = drafts.into_iter().filter(|d| !d.kind.is_empty()).collect();
+
+    let mut connectors: BTreeMap<String, (String, String)> = BTreeMap::new(); // slug → (name, dir)
+    let mut ids: HashSet<String> = HashSet::new();
+    let mut outputs: HashSet<String> = HashSet::new();
+    let mut planned = Vec::new();
+    for (n, d) in entries.iter().enumerate() {
+        let slug = connector_slug(&d.section);
+        connectors.entry(slug.clone()).or_insert_with(|| {
+            let name = names
+                .get(&d.section)
+                .cloned()
+                .unwrap_or_else(|| section_name(&d.section, &slug));
+            (name, d.section.clone())
+        });
+        outputs.insert(format!("{slug}/index.html"));
+        let base = ascii_slug(&d.title, 60)
+            .or_else(|| ascii_slug(&d.stem, 40).map(|s| format!("{s}-{}", n + 1)))
+            .unwrap_or_else(|| format!("entry-{}", n + 1));
+        let mut id = base.clone();
+        let mut k = 2;
+        while !ids.insert(id.clone()) {
+            id = format!("{base}-{k}");
+            k += 1;
+        }
+        outputs.insert(crate::urls::entry_page(&slug, &id));
+        planned.push((slug, id));
+    }
+
+    let mut targets = PageTargets::default();
+    for (d, (slug, id)) in entries.iter().zip(&planned) {
+        let to = (slug.clone(), id.clone());
+        targets
+            .first
+            .entry(d.page.clone())
+            .or_insert_with(|| to.clone());
+        if let Some(a) = &d.anchor {
+            targets.anchors.insert((d.page.clone(), a.clone()), to);
+        }
+    }
+    let tmp = into.join(".content.import-tmp");
+    let result = write_entries(&tmp, &entries, &planned, &targets, &mut outputs, report);
+    let result = result.and_then(|()| {
+        std::fs::rename(&tmp, into.join("content")).map_err(|e| ImportError::io(&tmp, e))
+    });
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+
+    let mut toml = String::from("[book]\n");
+    let title = tree
+        .title
+        .clone()
+        .unwrap_or_else(|| "Imported knowledge base".into());
+    toml.push_str(&format!("title = {}\n", toml_str(&title)));
+    if let Some(lang) = &tree.language {
+        toml.push_str(&format!("language = {}\n", toml_str(lang)));
+    }
+    toml.push_str("src = \"content\"\n");
+    for (slug, (name, dir)) in &connectors {
+        let from = if dir.is_empty() {
+            "the top of the source tree".to_string()
+        } else {
+            format!("{dir}/")
+        };
+        toml.push_str(&format!(
+            "\n[[kbook.connectors]]\nslug = {}\nname = {}\ndescription = {}\n",
+            toml_str(slug),
+            toml_str(name),
+            toml_str(&format!("Pages imported from {from}"))
+        ));
+    }
+    let book_toml = into.join("book.toml");
+    std::fs::write(&book_toml, toml).map_err(|e| ImportError::io(&book_toml, e))?;
+    report.connectors = connectors.into_keys().collect();
+    Ok(())
+}
+
+fn write_entries(
+    dir: &Path,
+    entries: &[Draft],
+    planned: &[(String, String)],
+    targets: &PageTargets,
+    outputs: &mut HashSet<String>,
+    report: &mut ImportReport,
+) -> Result<(), ImportError> {
+    for (d, (slug, id)) in entries.iter().zip(planned) {
+        let mut aliases = Vec::new();
+        for a in &d.aliases {
+            let page = crate::urls::alias_page(a)
+                .filter(|p| !crate::urls::RESERVED_PATHS.contains(&p.as_str()));
+            match page {
+                Some(p) if !outputs.contains(&p) => {
+                    outputs.insert(p);
+                    aliases.push(a.clone());
+                }
+                _ => report.notes.push(Leftover {
+                    at: d.source.clone(),
+                    what: format!(
+                        "old address `{a}` not kept as an alias: another page or entry writes it"
+                    ),
+                }),
+            }
+        }
+        let mut text = String::from("---\n");
+        text.push_str(&format!("id: {id}\ntitle: {}\n", yaml_str(&d.title)));
+        text.push_str(&format!("connector: {slug}\nkind: {}\n", d.kind));
+        if !d.errors.is_empty() {
+            text.push_str("errors:\n");
+            for (e, _) in &d.errors {
+                text.push_str(&format!("  - {}\n", yaml_str(e)));
+            }
+        }
+        if !d.tags.is_empty() {
+            text.push_str(&format!("tags: [{}]\n", d.tags.join(", ")));
+        }
+        if let Some(u) = &d.updated {
+            text.push_str(&format!("updated: {u}\n"));
+        }
+        if !aliases.is_empty() {
+            let list: Vec<String> = aliases.iter().map(|a| yaml_str(a)).collect();
+            text.push_str(&format!("aliases: [{}]\n", list.join(", ")));
+        }
+        text.push_str("---\n");
+        let body = links::rewrite(
+            &d.body,
+            &d.page,
+            slug,
+            targets,
+            &d.source,
+            &mut report.notes,
+        );
+        text.push_str(body.trim_start_matches('\n'));
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let rel = format!("{slug}/{id}.md");
+        let path = dir.join(slug).join(format!("{id}.md"));
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| ImportError::io(parent, e))?;
+        }
+        std::fs::write(&path, text).map_err(|e| ImportError::io(&path, e))?;
+        report.proposed_errors.extend(proposals(id, d));
+        report.written.push(WrittenEntry {
+            id: id.clone(),
+            title: d.title.clone(),
+            connector: slug.clone(),
+            kind: d.kind.clone(),
+            source: d.source.clone(),
+            old_anchor: d.old_anchor.clone(),
+            path: format!("content/{rel}"),
+        });
+        report.entries += 1;
+    }
+    Ok(())
+}
+
+/// The connector slug of a top-level directory.
+fn connector_slug(section: &str) -> String {
+    match ascii_slug(section, 40) {
+        Some(s) if TAKEN_SLUGS.contains(&s.as_str()) => format!("{s}-docs"),
+        Some(s) => s,
+        None => TOP_CONNECTOR.to_string(),
+    }
+}
+
+/// A name for a section without one: its directory, words capitalised.
+fn section_name(dir: &str, slug: &str) -> String {
+    if dir.is_empty() {
+        return "General".into();
+    }
+    let words = dir.replace(['-', '_'], " ");
+    let mut c = words.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => slug.to_string(),
+    }
+}
+
+/// A YAML double-quoted scalar (JSON string syntax is valid YAML).
+fn yaml_str(s: &str) -> String {
+    serde_json::Value::String(s.to_string()).to_string()
+}
+
+fn toml_str(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalars_and_slugs() {
+        assert_eq!(yaml_str("a \"b\": c"), r#""a \"b\": c""#);
+        for s in ["Ops \"FAQ\"", "it's", "a\\b"] {
+            let t: toml::Table = toml::from_str(&format!("a = {}", toml_str(s))).unwrap();
+            assert_eq!(t["a"].as_str(), Some(s));
+        }
+        assert_eq!(
+            connector_slug("Kafka_Troubleshooting"),
+            "kafka-troubleshooting"
+        );
+        assert_eq!(connector_slug("search"), "search-docs");
+        assert_eq!(connector_slug("常见问题"), "general");
+        assert_eq!(section_name("kafka-faq", "kafka-faq"), "Kafka faq");
+    }
+}

@@ -28,6 +28,10 @@ pub struct ImportArgs {
     pub from: From,
     /// The source tree's root (the directory with the generator's configuration).
     pub src: PathBuf,
+    /// The pages directory, relative to SRC, instead of the generator's (e.g. `content.zh`
+    /// for a Hugo site's Chinese pages).
+    #[arg(long, value_name = "DIR")]
+    pub pages: Option<PathBuf>,
     /// Where to write the book (created; must not hold a book yet).
     #[arg(long, default_value = ".", value_name = "DIR")]
     pub into: PathBuf,
@@ -47,7 +51,7 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode> {
     };
     std::fs::create_dir_all(&args.into)
         .with_context(|| format!("cannot create {}", args.into.display()))?;
-    let report = import(from, &args.src, &args.into)
+    let report = import(from, &args.src, args.pages.as_deref(), &args.into)
         .with_context(|| format!("cannot import {} as {}", args.src.display(), from.name()))?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);

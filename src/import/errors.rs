@@ -120,11 +120,14 @@ pub fn propose(
     for c in &quoted {
         add(c, line);
     }
-    if quoted.is_empty()
-        && let Some((at, _)) = exception_class(title)
-        && title[at..].contains(": ")
-    {
-        add(&title[at..], line);
+    if quoted.is_empty() {
+        if let Some((at, _)) = exception_class(title)
+            && title[at..].contains(": ")
+        {
+            add(&without_question_tail(&title[at..]), line);
+        } else if let Some(quote) = reported_error(title) {
+            add(&quote, line);
+        }
     }
     let mut block: Option<(String, usize)> = None;
     let parser = Parser::new(body).into_offset_iter();
@@ -163,6 +166,67 @@ pub fn propose(
         }
     }
     out
+}
+
+/// What a question says a job reported: the text after "reports an error", "报错" and the
+/// like, without the question that follows it (`…, what should I do?`).
+fn reported_error(title: &str) -> Option<String> {
+    const MARKERS: [&str; 9] = [
+        "reports an error",
+        "reported an error",
+        "throws an error",
+        "throws an exception",
+        "fails with",
+        "failed with",
+        "报错",
+        "抛出异常",
+        "出现异常",
+    ];
+    let lower = title.to_lowercase();
+    // Lowercasing keeps the offsets of these ASCII and CJK markers.
+    let (at, marker) = MARKERS
+        .iter()
+        .filter_map(|m| lower.find(m).map(|i| (i, *m)))
+        .min_by_key(|(i, _)| *i)?;
+    if lower.len() != title.len() {
+        return None;
+    }
+    let rest = title[at + marker.len()..].trim_start_matches([' ', ':', '：', '"', '“', '.', ',']);
+    let text = without_question_tail(rest);
+    (text.chars().count() >= MIN_LEN).then_some(text)
+}
+
+/// A message without the question a FAQ title appends (`…,What should I do?`, `…，怎么办？`).
+fn without_question_tail(text: &str) -> String {
+    const TAILS: [&str; 10] = [
+        "what should i do",
+        "what can i do",
+        "how to fix",
+        "how do i fix",
+        "what is the reason",
+        "why",
+        "怎么办",
+        "如何解决",
+        "是什么原因",
+        "这是什么原因",
+    ];
+    let lower = text.to_lowercase();
+    let mut end = text.len();
+    if lower.len() == text.len() {
+        for t in TAILS {
+            if let Some(i) = lower.rfind(t) {
+                let before = text[..i].trim_end();
+                if before.ends_with([',', '，', '.', '。', ';', '；', '?', '？']) && i < end {
+                    end = before.len() - before.chars().last().map_or(0, char::len_utf8);
+                }
+            }
+        }
+    }
+    text[..end]
+        .trim()
+        .trim_end_matches(['?', '？', ',', '，', '"', '”'])
+        .trim()
+        .to_string()
 }
 
 /// From a code block of log or stack-trace shape: the root cause (last `Caused by:`), the
@@ -266,6 +330,33 @@ mod tests {
             "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver"
         );
         assert!(propose("How do I upgrade?", &[], "Run `make`.\n", "c.md", 1).is_empty());
+        let p = propose(
+            "The job reports an error ConnectException: A slave with the same server_id has connected,What should I do?",
+            &[],
+            "x\n",
+            "d.md",
+            1,
+        );
+        assert_eq!(
+            p[0].0,
+            "ConnectException: A slave with the same server_id has connected"
+        );
+        let p = propose(
+            "The job reports an error replication slot \"x\" is active. What should I do?",
+            &[],
+            "x\n",
+            "d.md",
+            1,
+        );
+        assert_eq!(p[0].0, "replication slot \"x\" is active");
+        let p = propose(
+            "作业报错 Public Key Retrieval is not allowed，怎么办？",
+            &[],
+            "x\n",
+            "d.md",
+            1,
+        );
+        assert_eq!(p[0].0, "Public Key Retrieval is not allowed");
         assert!(!looks_like_error("Error handling"));
         assert!(looks_like_error("Failed to create new KafkaAdminClient"));
     }

@@ -31,6 +31,8 @@ pub struct Question {
     pub body: String,
     /// 1-based line of the question in the body.
     pub line: usize,
+    /// The heading above the questions it is grouped under (`## MySQL CDC FAQ`), if any.
+    pub group: Option<String>,
 }
 
 struct Heading {
@@ -72,12 +74,18 @@ fn split_at_level(body: &str, headings: &[Heading], level: usize) -> FaqSplit {
             .iter()
             .find(|n| n.level <= level)
             .map_or(body.len(), |n| n.start);
+        let group = headings[..i]
+            .iter()
+            .rev()
+            .find(|g| g.level < level)
+            .map(|g| g.text.clone());
         questions.push(Question {
             title: clean_question(&h.text),
             title_code: h.code.clone(),
             anchor: h.id.clone().unwrap_or_else(|| anchor(&h.text)),
             body: body[h.end..end].trim_matches('\n').to_string() + "\n",
             line: line_of(body, h.start),
+            group,
         });
         cursor = end;
     }
@@ -115,6 +123,7 @@ fn split_details(body: &str) -> Option<FaqSplit> {
                 .to_string()
                 + "\n",
             line: line_of(body, open),
+            group: None,
         });
         cursor = close + "</details>".len();
     }
@@ -315,6 +324,7 @@ mod tests {
         assert_eq!(s.questions[1].title, "How do I reset offsets?");
         assert_eq!(s.questions[1].body.trim(), "Use the tool.");
         assert!(s.intro.contains("Intro words") && s.intro.contains("More text"));
+        assert_eq!(s.questions[1].group.as_deref(), Some("Kafka"));
     }
 
     #[test]

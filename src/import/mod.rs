@@ -120,12 +120,19 @@ impl ImportError {
 }
 
 /// Reads the docs tree at `src` as `from` and writes a book into `into` (created if needed;
-/// it must not already hold a book). The source is never written to.
-pub fn import(from: Generator, src: &Path, into: &Path) -> Result<ImportReport, ImportError> {
+/// it must not already hold a book). `pages` (relative to `src`) replaces the generator's
+/// pages directory, e.g. Hugo's `content.zh` of another language. The source is never
+/// written to.
+pub fn import(
+    from: Generator,
+    src: &Path,
+    pages: Option<&Path>,
+    into: &Path,
+) -> Result<ImportReport, ImportError> {
     if into.join("book.toml").exists() || into.join("content").exists() {
         return Err(ImportError::Occupied(into.to_path_buf()));
     }
-    let tree = source::read_tree(from, src)?;
+    let tree = source::read_tree(from, src, pages)?;
     let mut report = ImportReport {
         from: from.name().to_string(),
         pages: tree.pages.len(),

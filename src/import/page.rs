@@ -1,6 +1,6 @@
 //! One source page → entry drafts: front-matter mapped, syntax converted, FAQ pages split.
 
-use super::source::{Generator, SourcePage, SourceTree, top_dir};
+use super::source::{Generator, SourcePage, SourceTree};
 use super::{ImportReport, Leftover, Proposal, errors, faq, syntax};
 
 /// An entry before it has an id (ids are made unique across the whole book when written).
@@ -56,7 +56,8 @@ pub fn read(
     let converted = syntax::convert(from, body, &page.path, tree, rel, body_line);
     report.converted += converted.converted;
     report.unconverted.extend(converted.unconverted);
-    let mut body = converted.text;
+    // HTML comments (licence headers, editor notes) are not shown by any generator.
+    let mut body = without_html_comments(&converted.text);
 
     let mut title = front.as_ref().and_then(|f| {
         TITLE_KEYS
@@ -138,7 +139,7 @@ pub fn read(
             }
         }
     }
-    let section = top_dir(&page.rel).to_string();
+    let section = tree.section_of(&page.rel).to_string();
     let old_path = old_path(from, &page.rel, front.as_ref());
     let base = Draft {
         title: title.clone(),
@@ -160,7 +161,14 @@ pub fn read(
 
     if page.section_index {
         let mut d = base.clone();
-        d.names_section = Some(title.clone());
+        // Only the section's own `_index.md` names it (not those of its subsections).
+        let below = page
+            .rel
+            .strip_prefix(tree.section_prefix.as_str())
+            .unwrap_or(&page.rel);
+        if below == format!("{section}/_index.md") {
+            d.names_section = Some(title.clone());
+        }
         if body.trim().is_empty() {
             // Only the section's name: no entry.
             return vec![d];
@@ -191,6 +199,12 @@ pub fn read(
             d.title = q.title.clone();
             d.kind = kind_of(&q.title, "");
             d.aliases = Vec::new();
+            // The heading a question is grouped under (`## MySQL CDC FAQ`) becomes a tag.
+            if let Some(tag) = q.group.as_deref().and_then(|g| ascii_slug(g, 40))
+                && !d.tags.contains(&tag)
+            {
+                d.tags.push(tag);
+            }
             d.errors = errors::propose(&q.title, &q.title_code, &q.body, rel, line);
             d.old_anchor = old_path.as_ref().map(|p| format!("{p}#{}", q.anchor));
             d.anchor = Some(q.anchor.clone());
@@ -225,6 +239,35 @@ pub fn read(
     d.body = body;
     d.aliases.extend(old_path);
     vec![d]
+}
+
+/// The text without `<!-- … -->` comments (outside code, as pulldown-cmark reads them: whole
+/// HTML blocks or inline HTML that is only a comment).
+fn without_html_comments(body: &str) -> String {
+    use pulldown_cmark::{Event, Parser};
+    let mut cuts: Vec<std::ops::Range<usize>> = Vec::new();
+    for (event, range) in Parser::new(body).into_offset_iter() {
+        if let Event::Html(h) | Event::InlineHtml(h) = &event
+            && h.trim_start().starts_with("<!--")
+        {
+            // A comment block's event may stop before its `-->`: cut to the close.
+            let end = body[range.start..]
+                .find("-->")
+                .map_or(range.end, |c| range.start + c + 3)
+                .max(range.end);
+            cuts.push(range.start..end);
+        }
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut last = 0;
+    for cut in cuts {
+        if cut.start >= last {
+            out.push_str(&body[last..cut.start]);
+            last = cut.end.min(body.len());
+        }
+    }
+    out.push_str(&body[last..]);
+    out
 }
 
 /// The line a top-level front-matter key is on (1 when it cannot be found).
@@ -567,6 +610,12 @@ mod tests {
         assert_eq!(leading_h1("text\n# Late\n"), None);
         assert_eq!(page_stem("kafka/_index.md"), "kafka");
         assert_eq!(humanize("kafka-offsets"), "Kafka offsets");
+        assert_eq!(
+            without_html_comments(
+                "<!--\nLicensed to …\n\n  more\n-->\n## Q\n\nText <!-- note --> here\n\n```\n<!-- kept -->\n```\n"
+            ),
+            "\n## Q\n\nText  here\n\n```\n<!-- kept -->\n```\n"
+        );
         assert_eq!(key_line("---\ntitle: x\nweight = 3\n---\n", "weight"), 3);
     }
 

@@ -56,6 +56,19 @@ pub struct SourceTree {
     pub pages: Vec<SourcePage>,
     /// Files that are not pages, and configuration that could not be read.
     pub notes: Vec<Leftover>,
+    /// The directories every page below the top lies in (`docs/` when the tree keeps all its
+    /// pages under `content/docs/`): sections start below it.
+    pub section_prefix: String,
+}
+
+impl SourceTree {
+    /// The section (top-level directory below [`SourceTree::section_prefix`]) of a page.
+    pub fn section_of<'a>(&self, rel: &'a str) -> &'a str {
+        top_dir(
+            rel.strip_prefix(self.section_prefix.as_str())
+                .unwrap_or(rel),
+        )
+    }
 }
 
 /// One Markdown page of the source.
@@ -71,8 +84,21 @@ pub struct SourcePage {
     pub section_index: bool,
 }
 
+/// Hugo's configuration files, in the order Hugo looks for them.
+const HUGO_CONFIGS: &[&str] = &[
+    "hugo.toml",
+    "hugo.yaml",
+    "hugo.yml",
+    "config.toml",
+    "config.yaml",
+];
+
 /// Reads the layout of the tree at `root` as `from` expects it.
-pub fn read_tree(from: Generator, root: &Path) -> Result<SourceTree, ImportError> {
+pub fn read_tree(
+    from: Generator,
+    root: &Path,
+    pages: Option<&Path>,
+) -> Result<SourceTree, ImportError> {
     if !root.is_dir() {
         return Err(ImportError::Source(format!(
             "{} is not a directory: give the root of the {} site",
@@ -88,19 +114,14 @@ pub fn read_tree(from: Generator, root: &Path) -> Result<SourceTree, ImportError
         sections: BTreeMap::new(),
         pages: Vec::new(),
         notes: Vec::new(),
+        section_prefix: String::new(),
     };
     let mut nav: BTreeMap<String, String> = BTreeMap::new();
     match from {
         Generator::Hugo | Generator::Zola => {
             tree.pages_dir = root.join("content");
             let configs: &[&str] = if from == Generator::Hugo {
-                &[
-                    "hugo.toml",
-                    "hugo.yaml",
-                    "hugo.yml",
-                    "config.toml",
-                    "config.yaml",
-                ]
+                HUGO_CONFIGS
             } else {
                 &["config.toml", "zola.toml"]
             };
@@ -148,6 +169,21 @@ pub fn read_tree(from: Generator, root: &Path) -> Result<SourceTree, ImportError
             }
         }
     }
+    if let Some(p) = pages {
+        tree.pages_dir = root.join(p);
+    }
+    if from == Generator::Hugo
+        && let Some((config, _)) = read_config(root, HUGO_CONFIGS, &mut Vec::new())
+        && let Some(languages) = config.get("languages").and_then(|l| l.as_object())
+    {
+        // A multilingual site: the language whose `contentDir` is the pages directory.
+        let dir = display(&tree.pages_dir, root);
+        for (code, lang) in languages {
+            if str_at(lang, &["contentDir"]).is_some_and(|d| d.trim_end_matches('/') == dir) {
+                tree.language = Some(code.clone());
+            }
+        }
+    }
     if !tree.pages_dir.is_dir() {
         return Err(ImportError::Source(format!(
             "{} has no {} directory: is this a {} site? (--from names the generator)",
@@ -157,6 +193,20 @@ pub fn read_tree(from: Generator, root: &Path) -> Result<SourceTree, ImportError
         )));
     }
     collect_pages(from, &mut tree, &nav)?;
+    tree.section_prefix = common_dirs(tree.pages.iter().map(|p| p.rel.as_str()));
+    if !tree.section_prefix.is_empty() {
+        let prefix = tree.section_prefix.clone();
+        tree.sections = std::mem::take(&mut tree.sections)
+            .into_iter()
+            .map(|(k, v)| {
+                let k = format!("{k}/");
+                (
+                    top_dir(k.strip_prefix(&prefix).unwrap_or(&k)).to_string(),
+                    v,
+                )
+            })
+            .collect();
+    }
     Ok(tree)
 }
 
@@ -222,6 +272,32 @@ fn collect_pages(
         });
     }
     Ok(())
+}
+
+/// The directories (ending in `/`) that every page in a subdirectory lies in, as long as
+/// something below them still tells the pages apart; pages at the top are not counted.
+fn common_dirs<'a>(pages: impl Iterator<Item = &'a str>) -> String {
+    let all: Vec<Vec<&str>> = pages
+        .map(|rel| {
+            let mut dirs: Vec<&str> = rel.split('/').collect();
+            dirs.pop();
+            dirs
+        })
+        .filter(|d| !d.is_empty())
+        .collect();
+    let Some(first) = all.first() else {
+        return String::new();
+    };
+    let mut common = first.clone();
+    for dirs in &all[1..] {
+        let n = common.iter().zip(dirs).take_while(|(a, b)| a == b).count();
+        common.truncate(n);
+    }
+    // When every page lies right in the shared directory, that directory is the section.
+    if all.iter().all(|d| d.len() == common.len()) {
+        common.pop();
+    }
+    common.iter().map(|d| format!("{d}/")).collect()
 }
 
 /// The first directory of a `/`-separated path (empty for a file at the top).
@@ -402,5 +478,16 @@ mod tests {
             Some("Troubleshooting")
         );
         assert!(!sections.contains_key(""));
+        let pages = [
+            "_index.md",
+            "docs/faq/faq.md",
+            "docs/connectors/kafka.md",
+            "docs/_index.md",
+        ];
+        assert_eq!(common_dirs(pages.into_iter()), "docs/");
+        assert_eq!(common_dirs(["kafka/a.md", "mysql/b.md"].into_iter()), "");
+        let pages = ["_index.md", "docs/faq/faq.md", "docs/connectors/kafka.md"];
+        assert_eq!(common_dirs(pages.into_iter()), "docs/");
+        assert_eq!(common_dirs(["a/b/c.md", "a/b/d.md"].into_iter()), "a/");
     }
 }

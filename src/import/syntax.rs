@@ -532,6 +532,7 @@ mod tests {
             sections: BTreeMap::new(),
             pages: Vec::new(),
             notes: Vec::new(),
+            section_prefix: String::new(),
         }
     }
 

@@ -209,6 +209,62 @@ fn hugo_faq_is_split_with_shortcodes_converted_and_leftovers_reported() {
 }
 
 #[test]
+fn hugo_pages_of_another_language_with_pages_option() {
+    let src = fixture("import/hugo");
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("zh");
+    let out = kbook_command()
+        .args([
+            "import",
+            "--from",
+            "hugo",
+            "--pages",
+            "content.zh",
+            "--json",
+            "--into",
+        ])
+        .arg(&book)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let e = entries(&r);
+    let titles: Vec<&str> = e.iter().map(|e| e.1.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "作业报错 Timeout of 60000ms expired before the position for partition orders-0 could be determined，怎么办？",
+            "如何重置消费组的位点？",
+        ],
+        "the licence-style comment is no introduction: {e:?}"
+    );
+    assert_eq!(e[1].2, "howto");
+    assert_eq!(
+        proposed(&r, &e[0].0),
+        [
+            "Timeout of 60000ms expired before the position for partition orders-0 could be determined"
+        ]
+    );
+    let toml = std::fs::read_to_string(book.join("book.toml")).unwrap();
+    assert!(toml.contains("language = \"zh\""), "{toml}");
+    let check = kbook_command()
+        .args(["check", "--book"])
+        .arg(&book)
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+}
+
+#[test]
 fn zola_details_blocks_become_questions() {
     let (dir, r) = import("zola", "zola");
     let book = dir.path().join("book");

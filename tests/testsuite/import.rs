@@ -2,7 +2,7 @@
 //! writes (ids, titles, FAQ splits, proposed errors), what it reports, that the result passes
 //! `kbook check`, that the source is untouched, and that a pasted error finds the split entry.
 
-use crate::common::{fixture, kbook_command, snapshot};
+use crate::common::{chromium, file_url, fixture, kbook_command, serve, snapshot, url_encode};
 use serde_json::Value;
 use std::path::Path;
 
@@ -485,4 +485,43 @@ fn import_refuses_an_existing_book_and_a_wrong_source() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("mkdocs.yml"), "{err}");
+}
+
+#[test]
+fn imported_faq_is_searched_in_chromium_over_http_and_file() {
+    let (dir, r) = import("mdbook", "mdbook");
+    let book = dir.path().join("book");
+    let dest = dir.path().join("site");
+    let build = kbook_command()
+        .args(["build", "--book"])
+        .arg(&book)
+        .arg("--dest")
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let expect = "why-does-the-sink-report-duplicate-entry-errors";
+    assert!(ids(&r).iter().any(|i| i == expect));
+    let q = url_encode("java.sql.BatchUpdateException: Duplicate entry '77' for key 'PRIMARY'");
+    let c = chromium();
+    for base in [serve(dest.clone()), format!("{}/", file_url(&dest))] {
+        c.open(&format!("{base}search.html?q={q}"));
+        let first = c.wait_for("(() => { const li = document.querySelector('#kbook-search-page-results .kbook-result'); return li && li.dataset.id; })()");
+        assert_eq!(first, expect, "{base}");
+        // The result opens the question's page, with the answer's text.
+        let href =
+            c.eval("document.querySelector('#kbook-search-page-results .kbook-result a').href");
+        c.open(href.as_str().unwrap());
+        let text = c
+            .wait_for("document.querySelector('main') && document.querySelector('main').innerText");
+        assert!(
+            text.as_str().unwrap().contains("Declare the same key"),
+            "{text}"
+        );
+        c.assert_no_errors(&base);
+    }
 }

@@ -27,4 +27,5 @@ pub mod render;
 pub mod search_assets;
 pub mod serve;
 pub mod site;
+pub mod site_index;
 pub mod urls;

@@ -5,6 +5,7 @@ mod check;
 mod completions;
 mod eval;
 mod import;
+mod index;
 mod init;
 mod new;
 mod search;
@@ -133,6 +134,12 @@ pub enum Command {
   kbook import --from hugo ../website --into kb
   kbook import --from mkdocs ../docs-site --into kb --json")]
     Import(import::ImportArgs),
+    /// Add paste-an-error search to a site built by any generator: index its HTML pages and
+    /// write the search files into it.
+    #[command(
+        after_help = "Examples:\n  hugo && kbook index public --ui\n  kbook index site --selector 'article.md-content__inner' --output-subdir assets/kbook"
+    )]
+    Index(index::IndexArgs),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -159,6 +166,7 @@ pub fn run() -> ExitCode {
         Command::Search(args) => search::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Import(args) => import::run(&args),
+        Command::Index(args) => index::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -229,6 +229,19 @@ fn without_question_tail(text: &str) -> String {
         .to_string()
 }
 
+/// Error texts in code of log or stack-trace shape (see [`from_log`]), for pages that are
+/// indexed as they are (`kbook index`).
+pub fn log_errors(code: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (text, _) in from_log(code) {
+        let text = cut(text.trim());
+        if text.chars().count() >= MIN_LEN && out.len() < MAX_PER_ENTRY && !out.contains(&text) {
+            out.push(text);
+        }
+    }
+    out
+}
+
 /// From a code block of log or stack-trace shape: the root cause (last `Caused by:`), the
 /// outermost exception line, and ERROR log lines' messages, each with its 0-based line.
 fn from_log(text: &str) -> Vec<(String, usize)> {

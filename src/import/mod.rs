@@ -19,6 +19,8 @@ use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub use errors::log_errors;
+pub use page::ascii_slug;
 pub use source::Generator;
 
 /// What `kbook import` did, for the summary table and `--json`.

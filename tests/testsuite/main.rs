@@ -13,6 +13,7 @@ mod crash;
 mod determinism;
 mod i18n;
 mod import;
+mod index;
 mod output_reuse;
 mod reader;
 mod relevance;

@@ -19,7 +19,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::bench(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium, npm and a CJK font (Debian packages) for the browser tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries\n  bench [--sizes 1000,10000,100000] [--runs N] [--queries FILE] [--base BOOK|none]\n        [--no-browser] [--no-pagefind] [--no-hugo] [--no-edit]\n                       build the bundled book plus N synthetic entries for each size and print build,\n                       size and search numbers (pasted errors) beside Pagefind's and Hugo's"
+                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium, npm, Hugo and a CJK font (Debian packages) for the tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries\n  bench [--sizes 1000,10000,100000] [--runs N] [--queries FILE] [--base BOOK|none]\n        [--no-browser] [--no-pagefind] [--no-hugo] [--no-edit]\n                       build the bundled book plus N synthetic entries for each size and print build,\n                       size and search numbers (pasted errors) beside Pagefind's and Hugo's"
             );
             return ExitCode::from(2);
         }
@@ -53,6 +53,14 @@ fn install_test_deps() -> Result<ExitCode> {
     }
     if !has_npm {
         packages.push("npm");
+    }
+    // `kbook index` is tested on a site Hugo builds from a fixture.
+    let has_hugo = Command::new("hugo")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_hugo {
+        packages.push("hugo");
     }
     if packages.is_empty() {
         return Ok(ExitCode::SUCCESS);

@@ -1,0 +1,222 @@
+//! One HTML page of another generator's site → a search document: the main content (chosen
+//! by `data-kbook-body`, a selector, or `<main>`/`<article>`/`<body>`), its title, its prose,
+//! its code blocks, and error texts found in log-shaped code.
+
+use kbook_search::EntryDoc;
+use scraper::{ElementRef, Html, Node, Selector};
+
+/// Elements whose text is never content.
+const NEVER: [&str; 7] = [
+    "script", "style", "noscript", "template", "svg", "iframe", "object",
+];
+/// Page chrome, skipped when the whole `<body>` is the content.
+const CHROME: [&str; 5] = ["nav", "header", "footer", "aside", "form"];
+/// Elements that end a line of text.
+const BLOCKS: [&str; 22] = [
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "li",
+    "ul",
+    "ol",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "br",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "dd",
+    "dt",
+];
+
+/// What a page yields: its document, or why it was skipped.
+pub enum PageDoc {
+    /// Indexed.
+    Doc(Box<EntryDoc>),
+    /// Not indexed, with the reason.
+    Skipped(&'static str),
+}
+
+/// Reads a page. `rel` is its path below the site root; `url` what results link to; `selector`
+/// the content element when `data-kbook-body` is absent.
+pub fn read(html: &str, rel: &str, url: String, selector: Option<&Selector>) -> PageDoc {
+    let doc = Html::parse_document(html);
+    let sel = |s: &str| Selector::parse(s).ok();
+    if sel("[data-kbook-ignore-page], meta[http-equiv=refresh]")
+        .is_some_and(|s| doc.select(&s).next().is_some())
+    {
+        return PageDoc::Skipped("a redirect page or marked data-kbook-ignore-page");
+    }
+    let marked: Vec<ElementRef> = sel("[data-kbook-body]")
+        .map(|s| doc.select(&s).collect())
+        .unwrap_or_default();
+    let (roots, whole_body): (Vec<ElementRef>, bool) = if !marked.is_empty() {
+        (marked, false)
+    } else if let Some(s) = selector {
+        let found: Vec<ElementRef> = doc.select(s).collect();
+        if found.is_empty() {
+            return PageDoc::Skipped("no element matches --selector");
+        }
+        (found, false)
+    } else {
+        let first = ["main", "article", "[role=main]", "body"]
+            .iter()
+            .find_map(|s| sel(s).and_then(|s| doc.select(&s).next()));
+        match first {
+            Some(e) => {
+                let body = e.value().name() == "body";
+                (vec![e], body)
+            }
+            None => return PageDoc::Skipped("no <body>"),
+        }
+    };
+    let mut text = Text::default();
+    for r in &roots {
+        collect(*r, whole_body, &mut text);
+    }
+    let title = sel("h1")
+        .and_then(|s| roots.iter().find_map(|r| r.select(&s).next()))
+        .map(|h| squash(&h.text().collect::<String>()))
+        .filter(|t| !t.is_empty())
+        .or_else(|| {
+            sel("title")
+                .and_then(|s| doc.select(&s).next())
+                .map(|t| squash(&t.text().collect::<String>()))
+                .filter(|t| !t.is_empty())
+        })
+        .unwrap_or_else(|| rel.to_string());
+    let body = text.prose.trim().to_string();
+    if body.is_empty() && text.code.trim().is_empty() {
+        return PageDoc::Skipped("no text in its content");
+    }
+    let errors = crate::import::log_errors(&text.code);
+    let connector = rel
+        .split_once('/')
+        .and_then(|(d, _)| crate::import::ascii_slug(d, 40))
+        .unwrap_or_else(|| "site".into());
+    PageDoc::Doc(Box::new(EntryDoc {
+        id: String::new(),
+        url,
+        title,
+        connector,
+        kind: "page".into(),
+        errors,
+        body,
+        code: text.code,
+        tags: Vec::new(),
+        versions: Vec::new(),
+    }))
+}
+
+#[derive(Default)]
+struct Text {
+    prose: String,
+    code: String,
+}
+
+/// Walks `el`, putting `<pre>` text into code and the rest into prose.
+fn collect(el: ElementRef, whole_body: bool, out: &mut Text) {
+    for child in el.children() {
+        match child.value() {
+            Node::Text(t) => out.prose.push_str(t),
+            Node::Element(e) => {
+                let name = e.name();
+                let Some(child_el) = ElementRef::wrap(child) else {
+                    continue;
+                };
+                if NEVER.contains(&name)
+                    || (whole_body && CHROME.contains(&name))
+                    || e.attr("data-kbook-ignore").is_some()
+                {
+                    continue;
+                }
+                if name == "pre" {
+                    let code: String = child_el.text().collect();
+                    out.code.push_str(code.trim_end());
+                    out.code.push('\n');
+                    out.prose.push('\n');
+                    continue;
+                }
+                collect(child_el, whole_body, out);
+                if BLOCKS.contains(&name) {
+                    out.prose.push('\n');
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Runs of white space as one space.
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(html: &str, selector: Option<&str>) -> EntryDoc {
+        let s = selector.map(|s| Selector::parse(s).unwrap());
+        match read(
+            html,
+            "docs/p/index.html",
+            "../docs/p/index.html".into(),
+            s.as_ref(),
+        ) {
+            PageDoc::Doc(d) => *d,
+            PageDoc::Skipped(why) => panic!("skipped: {why}"),
+        }
+    }
+
+    #[test]
+    fn content_title_code_and_errors() {
+        let html = "<html><head><title>P | Site</title><script>var x = 'no';</script></head><body><nav>Menu words</nav><main><h1>Kafka   timeouts</h1><p>The broker is unreachable.</p><pre><code>org.apache.kafka.common.errors.TimeoutException: Timeout of 60000ms expired before the position for partition a-0 could be determined</code></pre><div data-kbook-ignore>Edit this page</div></main><footer>Footer</footer></body></html>";
+        let d = doc(html, None);
+        assert_eq!(d.title, "Kafka timeouts");
+        assert!(d.body.contains("The broker is unreachable."), "{}", d.body);
+        assert!(
+            !d.body.contains("Menu") && !d.body.contains("Edit this") && !d.body.contains("no'")
+        );
+        assert!(d.code.contains("TimeoutException"));
+        assert_eq!(d.errors.len(), 1);
+        assert_eq!(d.connector, "docs");
+
+        // Without <main>, the body minus its chrome; with a selector, only that element.
+        let html = "<html><head><title>T</title></head><body><header>Top</header><div class='c'>Inside</div><div>Outside</div></body></html>";
+        let d = doc(html, None);
+        assert_eq!(d.title, "T");
+        assert!(d.body.contains("Inside") && d.body.contains("Outside") && !d.body.contains("Top"));
+        let d = doc(html, Some(".c"));
+        assert_eq!(d.body, "Inside");
+        // data-kbook-body wins over the selector.
+        let html = "<body><div class='c'>A</div><section data-kbook-body>B</section></body>";
+        assert_eq!(doc(html, Some(".c")).body, "B");
+    }
+
+    #[test]
+    fn redirects_and_empty_pages_are_skipped() {
+        let r = read(
+            "<html><head><meta http-equiv=\"refresh\" content=\"0; url=/x/\"></head><body>Moved</body></html>",
+            "a.html",
+            "a".into(),
+            None,
+        );
+        assert!(matches!(r, PageDoc::Skipped(_)));
+        let r = read(
+            "<html><body><main> </main></body></html>",
+            "b.html",
+            "b".into(),
+            None,
+        );
+        assert!(matches!(r, PageDoc::Skipped(_)));
+    }
+}

@@ -1,0 +1,229 @@
+//! `kbook index`: kbook's search for a site another generator built. Reads the site's HTML
+//! pages ([`html`]), writes the index, the module, `search.js`, a loader (`kbook.js`), the
+//! stylesheet and a search page into one directory of the site, and with `--ui` adds the
+//! search box and the loader to every page.
+
+mod html;
+
+use crate::output::SiteWriter;
+use crate::search_assets::{AssetMode, build_search_assets};
+use anyhow::{Context, Result, bail};
+use kbook_search::EntryDoc;
+use serde::Serialize;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// The loader pages include (it finds everything else next to itself).
+pub const LOADER: &str = "kbook.js";
+const LOADER_JS: &[u8] = include_bytes!("../../static/index/kbook.js");
+const SEARCH_PAGE: &str = include_str!("../../static/index/search.html");
+const PAGE_CSS: &[u8] = include_bytes!("../../static/index/page.css");
+const SEARCH_CSS: &[u8] = include_bytes!("../../static/search.css");
+/// The element `--ui` adds (and a template author writes) where the search box goes.
+pub const SLOT: &str = "<div data-kbook-search></div>";
+
+/// What `kbook index` should do.
+#[derive(Debug)]
+pub struct IndexOptions {
+    /// The built site.
+    pub site: PathBuf,
+    /// The content element when a page has no `data-kbook-body`.
+    pub selector: Option<String>,
+    /// Where the search files go, relative to the site.
+    pub subdir: String,
+    /// Add the search box and the loader to every page.
+    pub ui: bool,
+}
+
+/// What `kbook index` did.
+#[derive(Debug, Default, Serialize)]
+pub struct IndexReport {
+    /// HTML pages read.
+    pub pages: usize,
+    /// Pages in the index.
+    pub indexed: usize,
+    /// Pages left out, with the reason.
+    pub skipped: Vec<(String, String)>,
+    /// Error texts found in the pages' log-shaped code.
+    pub errors: usize,
+    /// Files written under the search directory, and their bytes.
+    pub files: usize,
+    /// Bytes written under the search directory.
+    pub bytes: u64,
+    /// Pages the search box was added to (`--ui`).
+    pub injected: usize,
+    /// The search directory, relative to the site.
+    pub subdir: String,
+}
+
+/// Indexes the site and writes the search files (and, with `ui`, edits its pages).
+pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
+    let site = &opts.site;
+    if !site.is_dir() {
+        bail!(
+            "{} is not a directory: give the output directory of the site (e.g. Hugo's public/)",
+            site.display()
+        );
+    }
+    let subdir = opts.subdir.trim_matches('/').to_string();
+    if subdir.is_empty()
+        || subdir
+            .split('/')
+            .any(|s| s.is_empty() || s == "." || s == ".." || s.starts_with('.'))
+    {
+        bail!(
+            "--output-subdir `{}` must be a relative path inside the site, e.g. `kbook`",
+            opts.subdir
+        );
+    }
+    let selector = match &opts.selector {
+        Some(s) => Some(
+            scraper::Selector::parse(s)
+                .map_err(|e| anyhow::anyhow!("--selector `{s}` is not a CSS selector: {e}"))?,
+        ),
+        None => None,
+    };
+    let to_root = "../".repeat(subdir.split('/').count());
+    let pages = html_pages(site, &subdir)?;
+    let mut report = IndexReport {
+        pages: pages.len(),
+        subdir: subdir.clone(),
+        ..IndexReport::default()
+    };
+    let mut docs: Vec<EntryDoc> = Vec::new();
+    let mut ids: HashSet<String> = HashSet::new();
+    for rel in &pages {
+        let path = site.join(rel);
+        let bytes =
+            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text = String::from_utf8_lossy(&bytes);
+        match html::read(&text, rel, format!("{to_root}{rel}"), selector.as_ref()) {
+            html::PageDoc::Doc(mut d) => {
+                let base = crate::import::ascii_slug(rel.trim_end_matches(".html"), 80)
+                    .unwrap_or_else(|| "page".into());
+                let mut id = base.clone();
+                let mut n = 2;
+                while !ids.insert(id.clone()) {
+                    id = format!("{base}-{n}");
+                    n += 1;
+                }
+                d.id = id;
+                report.errors += d.errors.len();
+                docs.push(*d);
+            }
+            html::PageDoc::Skipped(why) => report.skipped.push((rel.clone(), why.to_string())),
+        }
+    }
+    report.indexed = docs.len();
+    if docs.is_empty() {
+        bail!(
+            "none of the {} HTML pages under {} has text to index (see --selector and data-kbook-body)",
+            pages.len(),
+            site.display()
+        );
+    }
+
+    let dest = site.join(&subdir);
+    let writer =
+        SiteWriter::begin(&dest).with_context(|| format!("cannot write {}", dest.display()))?;
+    let mut kept = kbook_search::KeptSegments::default();
+    build_search_assets(&docs, AssetMode::Publish, &mut kept, Some(&writer))?;
+    let home = format!("{to_root}index.html");
+    let page = SEARCH_PAGE.replace("{home}", &crate::html::escape(&home));
+    for (path, bytes) in [
+        (LOADER, LOADER_JS),
+        ("search.css", SEARCH_CSS),
+        ("page.css", PAGE_CSS),
+        ("search.html", page.as_bytes()),
+    ] {
+        writer
+            .write(path, bytes)
+            .with_context(|| format!("cannot write {path}"))?;
+    }
+    let written = writer
+        .commit()
+        .with_context(|| format!("cannot move the search files into {}", dest.display()))?;
+    report.files = written.files;
+    report.bytes = written.bytes;
+
+    if opts.ui {
+        for rel in &pages {
+            if inject(site, rel, &subdir)? {
+                report.injected += 1;
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The lines a template needs for the search box: where it goes, and the loader (`src`
+/// relative to the site root: a template usually writes it with its own root-URL helper).
+pub fn template_lines(subdir: &str) -> [String; 2] {
+    [
+        SLOT.to_string(),
+        format!("<script src=\"/{subdir}/{LOADER}\" defer></script>"),
+    ]
+}
+
+/// Every `.html` file of the site (paths relative to it, `/`-separated, sorted), leaving out
+/// the search directory and hidden directories.
+fn html_pages(site: &Path, subdir: &str) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let walk = walkdir::WalkDir::new(site)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for item in walk {
+        let item = item.with_context(|| format!("cannot read {}", site.display()))?;
+        if !item.file_type().is_file() {
+            continue;
+        }
+        let rel = item
+            .path()
+            .strip_prefix(site)
+            .unwrap_or(item.path())
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.starts_with(&format!("{subdir}/")) || !rel.ends_with(".html") {
+            continue;
+        }
+        out.push(rel);
+    }
+    Ok(out)
+}
+
+/// Adds the search box after `<body …>` and the loader before `</body>` of one page (a page
+/// that already loads it is left alone). The page is replaced by rename, never half written.
+fn inject(site: &Path, rel: &str, subdir: &str) -> Result<bool> {
+    let path = site.join(rel);
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let loader = format!("{subdir}/{LOADER}");
+    if text.contains(&loader) {
+        return Ok(false);
+    }
+    let lower = text.to_ascii_lowercase();
+    let (Some(open), Some(close)) = (lower.find("<body"), lower.rfind("</body>")) else {
+        return Ok(false);
+    };
+    let Some(open_end) = lower[open..].find('>').map(|i| open + i + 1) else {
+        return Ok(false);
+    };
+    if open_end > close {
+        return Ok(false);
+    }
+    let to_root = "../".repeat(rel.matches('/').count());
+    let mut out = String::with_capacity(text.len() + 200);
+    out.push_str(&text[..open_end]);
+    out.push('\n');
+    out.push_str(SLOT);
+    out.push_str(&text[open_end..close]);
+    out.push_str(&format!(
+        "<script src=\"{to_root}{loader}\" defer></script>\n"
+    ));
+    out.push_str(&text[close..]);
+    let tmp = path.with_extension("html.kbook-tmp");
+    std::fs::write(&tmp, out).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(true)
+}

@@ -1,0 +1,173 @@
+//! `kbook index` on a site Debian's Hugo builds from tests/fixtures/index/hugo-site: the
+//! search files it writes, `--ui` adding the box to every page, the site's other files left
+//! as they were, and pasted errors found in Chromium over http and file://.
+
+use crate::common::{chromium, copy_dir, file_url, fixture, kbook_command, serve, snapshot};
+use serde_json::Value;
+use std::path::Path;
+
+/// Builds the fixture with Hugo into `dest` (from a copy: Hugo writes a lock file into its
+/// source).
+fn hugo_site(dest: &Path) {
+    let src = dest.with_extension("src");
+    copy_dir(&fixture("index/hugo-site"), &src);
+    let out = std::process::Command::new("hugo")
+        .arg("--quiet")
+        .arg("--source")
+        .arg(&src)
+        .arg("--destination")
+        .arg(dest)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("cannot run hugo ({e}): `cargo xtask install-test-deps` installs it")
+        });
+    assert!(
+        out.status.success(),
+        "hugo failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn index(site: &Path, extra: &[&str]) -> Value {
+    let out = kbook_command()
+        .arg("index")
+        .arg(site)
+        .arg("--json")
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "kbook index failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn index_adds_search_to_a_hugo_site_over_http_and_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("public");
+    hugo_site(&site);
+    let before = snapshot(&site);
+    let r = index(&site, &["--ui"]);
+    assert_eq!(r["pages"], 7);
+    assert_eq!(r["indexed"], 7);
+    assert_eq!(r["errors"], 4, "{r}");
+    assert_eq!(r["injected"], 7);
+    // The pages gained the box and the loader, and nothing else changed.
+    let after = snapshot(&site);
+    for (path, bytes) in &before {
+        let now = String::from_utf8_lossy(&after[path]).to_string();
+        let then = String::from_utf8_lossy(bytes).to_string();
+        let depth = path.matches('/').count();
+        let script = format!(
+            "<script src=\"{}kbook/kbook.js\" defer></script>\n",
+            "../".repeat(depth)
+        );
+        let expected = then
+            .replacen("<body>", "<body>\n<div data-kbook-search></div>", 1)
+            .replacen("</body>", &format!("{script}</body>"), 1);
+        assert_eq!(now, expected, "{path}");
+    }
+    assert!(
+        after
+            .keys()
+            .any(|k| k.starts_with("kbook/search/manifest.js"))
+    );
+    // Running again leaves the pages alone.
+    assert_eq!(index(&site, &["--ui"])["injected"], 0);
+
+    // The box on a page finds the paste over http and from disk; the result opens the page.
+    let c = chromium();
+    let paste = "Caused by: java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver";
+    for base in [serve(site.clone()), format!("{}/", file_url(&site))] {
+        c.open(&format!("{base}kafka/sasl.html"));
+        c.wait_for("document.querySelector('[data-kbook-search] input.kbook-search-input')");
+        c.eval(&format!(
+            "(() => {{ const i = document.querySelector('.kbook-search-input'); i.focus(); i.value = {}; i.dispatchEvent(new Event('input')); return true; }})()",
+            serde_json::to_string(paste).unwrap()
+        ));
+        let first = c.wait_for(
+            "(() => { const a = document.querySelector('.kbook-search-results a[href*=\"driver\"], .kbook-search-results a'); return a && a.href; })()",
+        );
+        let href = first.as_str().unwrap();
+        // (The result link asks the page to highlight the matched words.)
+        let page = href.split('?').next().unwrap();
+        assert!(
+            page.ends_with("/mysql/driver.html"),
+            "{base}: first result {href}"
+        );
+        c.open(href);
+        let title =
+            c.wait_for("document.querySelector('h1') && document.querySelector('h1').textContent");
+        assert_eq!(title, "MySQL driver class not found", "{base}");
+
+        // The search page beside the index takes a whole trace.
+        let q = crate::common::url_encode(
+            "org.apache.kafka.common.errors.SaslAuthenticationException: Authentication failed: Invalid username or password\n\tat org.apache.kafka.X.y(X.java:1)",
+        );
+        c.open(&format!("{base}kbook/search.html?q={q}"));
+        let top = c.wait_for("(() => { const a = document.querySelector('#kbook-search-page-results .kbook-result a'); return a && a.href; })()");
+        let top = top.as_str().unwrap().split('?').next().unwrap().to_string();
+        assert!(top.ends_with("/kafka/sasl.html"), "{base}: {top}");
+        c.assert_no_errors(&base);
+    }
+}
+
+#[test]
+fn index_reads_the_chosen_content_and_refuses_bad_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("public");
+    hugo_site(&site);
+    // Only <article>: list pages have none and are skipped; footer words are not indexed.
+    let r = index(
+        &site,
+        &["--selector", "article", "--output-subdir", "assets/search"],
+    );
+    assert_eq!(r["indexed"], 4, "{r}");
+    assert_eq!(r["skipped"].as_array().unwrap().len(), 3);
+    assert!(site.join("assets/search/kbook.js").is_file());
+    let search = |q: &str| -> Value {
+        let out = kbook_command()
+            .args(["search", "--json", "--site"])
+            .arg(site.join("assets/search"))
+            .arg(q)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    assert_eq!(search("footer")["hits"].as_array().unwrap().len(), 0);
+    assert_eq!(search("documentation")["hits"].as_array().unwrap().len(), 0);
+    let hit = &search("Access denied for user 'etl'@'10.1.1.1' (using password: YES)")["hits"][0];
+    assert_eq!(hit["url"], "../../mysql/access.html");
+
+    for (args, expect) in [
+        (vec!["--selector", "main >>> p"], "not a CSS selector"),
+        (
+            vec!["--output-subdir", "../out"],
+            "relative path inside the site",
+        ),
+    ] {
+        let out = kbook_command()
+            .arg("index")
+            .arg(&site)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expect), "{args:?}: {err}");
+    }
+    let out = kbook_command()
+        .arg("index")
+        .arg(dir.path().join("missing"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a directory"));
+}

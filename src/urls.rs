@@ -46,9 +46,11 @@ pub fn connector_page(slug: &str) -> String {
 }
 
 /// The redirect page an entry's alias writes: the alias itself when it names an `.html`
-/// file, else `<alias>/index.html`. `None` when the alias is not a path inside the site.
+/// file, else `<alias>/index.html` (an `#anchor` names a place on that page, see
+/// [`alias_anchor`]). `None` when the alias is not a path inside the site.
 pub fn alias_page(alias: &str) -> Option<String> {
-    let path = alias.trim_start_matches('/');
+    let path = alias.split('#').next().unwrap_or(alias);
+    let path = path.trim_start_matches('/');
     if path.is_empty() || path.split('/').any(|s| s == ".." || s == ".") || path.contains('\\') {
         return None;
     }
@@ -57,6 +59,15 @@ pub fn alias_page(alias: &str) -> Option<String> {
     } else {
         format!("{}/index.html", path.trim_end_matches('/'))
     })
+}
+
+/// The `#anchor` of an alias (`old/faq/#q2`): links to that place of the old page go to the
+/// entry; one redirect page serves every anchor of the page.
+pub fn alias_anchor(alias: &str) -> Option<&str> {
+    alias
+        .split_once('#')
+        .map(|(_, a)| a)
+        .filter(|a| !a.is_empty())
 }
 
 /// Resolves `.` and `..` in a `/`-separated path; `None` when it leaves the root.
@@ -157,7 +168,14 @@ mod tests {
             alias_page("old/dir/").as_deref(),
             Some("old/dir/index.html")
         );
-        for bad in ["", "/", "a/../b.html", "./a.html", "a\\b.html"] {
+        assert_eq!(
+            alias_page("old/faq/#q2").as_deref(),
+            Some("old/faq/index.html")
+        );
+        assert_eq!(alias_anchor("old/faq/#q2"), Some("q2"));
+        assert_eq!(alias_anchor("old/faq/"), None);
+        assert_eq!(alias_anchor("old/faq/#"), None);
+        for bad in ["", "/", "a/../b.html", "./a.html", "a\\b.html", "#only"] {
             assert_eq!(alias_page(bad), None, "{bad}");
         }
     }

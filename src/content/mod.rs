@@ -423,6 +423,9 @@ fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
         .map(|c| c.slug.as_str())
         .collect();
     let mut outputs: BTreeMap<String, &Path> = BTreeMap::new();
+    // Pages written by plain aliases, and anchored aliases with the page they redirect from.
+    let mut alias_pages: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut anchored: Vec<(String, &Entry, usize)> = Vec::new();
     for p in urls::RESERVED_PATHS {
         outputs.insert(p.to_string(), Path::new("(kbook)"));
     }
@@ -508,7 +511,43 @@ fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagnostic>) {
                 );
                 continue;
             };
-            claim(&mut outputs, diags, e, out, "an alias", line);
+            match urls::alias_anchor(a) {
+                None => {
+                    alias_pages.insert(out.clone());
+                    claim(&mut outputs, diags, e, out, "an alias", line);
+                }
+                // Aliases with anchors share their page: each anchor is claimed once.
+                Some(anchor) => {
+                    claim(
+                        &mut outputs,
+                        diags,
+                        e,
+                        format!("{out}#{anchor}"),
+                        "an alias",
+                        line,
+                    );
+                    anchored.push((out, e, line));
+                }
+            }
+        }
+    }
+    // A page of anchored aliases is a redirect page: no entry or listing may write it.
+    for (out, e, line) in anchored {
+        if let Some(prev) = outputs.get(&out)
+            && !alias_pages.contains(&out)
+        {
+            diags.push(
+                Diagnostic::error(
+                    &e.path,
+                    line,
+                    1,
+                    format!(
+                        "an alias redirects from `{out}`, which {} writes as a page",
+                        prev.display()
+                    ),
+                )
+                .with_hint("an alias must name an old address that no page of the book has"),
+            );
         }
     }
 }

@@ -198,7 +198,18 @@ pub fn read(
             let mut d = base.clone();
             d.title = q.title.clone();
             d.kind = kind_of(&q.title, "");
-            d.aliases = Vec::new();
+            // Links to the question on the old page (`faq/#q2`) redirect to its entry; the
+            // old page itself goes to its introduction, else to its first question (the
+            // page's own aliases with it).
+            let first = out.is_empty();
+            if !first {
+                d.aliases.clear();
+            }
+            d.aliases
+                .extend(old_path.iter().map(|p| format!("{p}#{}", q.anchor)));
+            if first {
+                d.aliases.extend(old_path.clone());
+            }
             // The heading a question is grouped under (`## MySQL CDC FAQ`) becomes a tag.
             if let Some(tag) = q.group.as_deref().and_then(|g| ascii_slug(g, 40))
                 && !d.tags.contains(&tag)

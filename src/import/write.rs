@@ -117,17 +117,42 @@ fn write_entries(
     outputs: &mut HashSet<String>,
     report: &mut ImportReport,
 ) -> Result<(), ImportError> {
+    let mut alias_pages = AliasPages::default();
     for (d, (slug, id)) in entries.iter().zip(planned) {
         let mut aliases = Vec::new();
         for a in &d.aliases {
             let page = crate::urls::alias_page(a)
                 .filter(|p| !crate::urls::RESERVED_PATHS.contains(&p.as_str()));
-            match page {
-                Some(p) if !outputs.contains(&p) => {
-                    outputs.insert(p);
-                    aliases.push(a.clone());
+            // A page of plain and #anchor aliases is one redirect page; it may not be a page
+            // the book writes (an entry, a listing).
+            let free = match (page, crate::urls::alias_anchor(a)) {
+                (Some(p), None) => {
+                    let free = !outputs.contains(&p)
+                        || (alias_pages.anchored.contains(&p) && !alias_pages.plain.contains(&p));
+                    if free {
+                        outputs.insert(p.clone());
+                        alias_pages.plain.insert(p);
+                    }
+                    free
                 }
-                _ => report.notes.push(Leftover {
+                (Some(p), Some(anchor)) => {
+                    let key = format!("{p}#{anchor}");
+                    let page_ok = !outputs.contains(&p)
+                        || alias_pages.anchored.contains(&p)
+                        || alias_pages.plain.contains(&p);
+                    let free = page_ok && !outputs.contains(&key);
+                    if free {
+                        outputs.insert(key);
+                        outputs.insert(p.clone());
+                        alias_pages.anchored.insert(p);
+                    }
+                    free
+                }
+                (None, _) => false,
+            };
+            match free {
+                true => aliases.push(a.clone()),
+                false => report.notes.push(Leftover {
                     at: d.source.clone(),
                     what: format!(
                         "old address `{a}` not kept as an alias: another page or entry writes it"
@@ -186,6 +211,13 @@ fn write_entries(
         report.entries += 1;
     }
     Ok(())
+}
+
+/// Redirect pages written for plain aliases and for `#anchor` aliases.
+#[derive(Default)]
+struct AliasPages {
+    plain: HashSet<String>,
+    anchored: HashSet<String>,
 }
 
 /// The connector slug of a top-level directory.

@@ -422,15 +422,42 @@ fn not_found_page(book: &Book<'_>, pages: &mut ListingPages<'_>) {
     pages.page(urls::NOT_FOUND.into(), "404.html", &ctx);
 }
 
-/// A redirect page for every alias of every entry.
+/// A redirect page for every alias of every entry. Aliases with an `#anchor` share their
+/// page: it sends each anchor to its entry (a small script reads the address's `#…`), and
+/// everything else to the plain alias's entry, else to the first anchor's.
 fn redirects(book: &Book<'_>, pages: &mut ListingPages<'_>) {
+    #[derive(Default)]
+    struct Redirect<'e> {
+        plain: Option<&'e Entry>,
+        anchors: Vec<(&'e str, &'e Entry)>,
+    }
+    let mut by_page: BTreeMap<String, Redirect> = BTreeMap::new();
     for e in book.entries {
         // Aliases that are not paths inside the site failed the content check.
-        for path in e.fm.aliases.iter().filter_map(|a| urls::alias_page(a)) {
-            let mut ctx = book.context(&path, &e.fm.title, "");
-            ctx.insert("target", &relative_url(&path, &e.url));
-            pages.page(path, "redirect.html", &ctx);
+        for a in &e.fm.aliases {
+            let Some(path) = urls::alias_page(a) else {
+                continue;
+            };
+            let r = by_page.entry(path).or_default();
+            match urls::alias_anchor(a) {
+                Some(anchor) => r.anchors.push((anchor, e)),
+                None => r.plain = Some(e),
+            }
         }
+    }
+    for (path, r) in by_page {
+        let Some(target) = r.plain.or_else(|| r.anchors.first().map(|(_, e)| *e)) else {
+            continue;
+        };
+        let mut ctx = book.context(&path, &target.fm.title, "");
+        ctx.insert("target", &relative_url(&path, &target.url));
+        let anchors: Vec<serde_json::Value> = r
+            .anchors
+            .iter()
+            .map(|(a, e)| serde_json::json!({"anchor": a, "url": relative_url(&path, &e.url)}))
+            .collect();
+        ctx.insert("anchors", &anchors);
+        pages.page(path, "redirect.html", &ctx);
     }
 }
 

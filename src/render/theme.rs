@@ -7,11 +7,12 @@ use syntect::highlighting::ThemeSet;
 use syntect::html::css_for_theme_with_class_style;
 
 /// Built-in static files: (path under `static/`, bytes).
-pub const BUILTIN_STATIC: [(&str, &[u8]); 4] = [
+pub const BUILTIN_STATIC: [(&str, &[u8]); 5] = [
     ("kbook.css", include_bytes!("../../static/kbook.css")),
     ("theme.js", include_bytes!("../../static/theme.js")),
     ("favicon.svg", include_bytes!("../../static/favicon.svg")),
     ("search.css", include_bytes!("../../static/search.css")),
+    ("redirect.js", include_bytes!("../../static/redirect.js")),
 ];
 
 /// `highlight.css`: the light theme, and the dark one scoped to `[data-theme="dark"]`.

@@ -634,6 +634,57 @@ fn alias_onto_another_entry() {
 }
 
 #[test]
+fn anchored_aliases_share_a_page_but_not_an_anchor_or_an_entry_page() {
+    let c = Case::new("alias-onto-entry");
+    let entry = |title: &str, aliases: &str| {
+        format!(
+            "---\ntitle: \"{title}\"\nconnector: kafka\nkind: concept\naliases: [{aliases}]\n---\nBody.\n"
+        )
+    };
+    // One old page, its anchors to two entries and the page itself to a third: one redirect page.
+    c.write(
+        "content/kafka/thief.md",
+        entry("Intro", "\"old/faq/\"").as_bytes(),
+    );
+    c.write(
+        "content/kafka/q1.md",
+        entry("Q1", "\"old/faq/#q1\"").as_bytes(),
+    );
+    c.write(
+        "content/kafka/q2.md",
+        entry("Q2", "\"old/faq/#q2\"").as_bytes(),
+    );
+    assert_builds(&c);
+    let page = std::fs::read_to_string(c.out.join("old/faq/index.html")).unwrap();
+    assert!(
+        page.contains("data-kbook-anchor=\"q2\" href=\"../../kafka/q2.html\""),
+        "{page}"
+    );
+    assert!(page.contains("url=../../kafka/thief.html"), "{page}");
+    // The same anchor twice, and an anchor on a page an entry writes.
+    let c = Case::new("alias-onto-entry");
+    c.write(
+        "content/kafka/thief.md",
+        entry("Intro", "\"old/faq/\"").as_bytes(),
+    );
+    c.write(
+        "content/kafka/q1.md",
+        entry("Q1", "\"old/faq/#q1\"").as_bytes(),
+    );
+    c.write(
+        "content/kafka/q2.md",
+        entry("Q2", "\"old/faq/#q1\", \"kafka/target.html#x\"").as_bytes(),
+    );
+    assert_fails_with(
+        &c,
+        &[
+            "content/kafka/q2.md:5:1: error: an alias writes `old/faq/index.html#q1`, which content/kafka/q1.md writes too",
+            "content/kafka/q2.md:5:1: error: an alias redirects from `kafka/target.html`, which content/kafka/target.md writes as a page",
+        ],
+    );
+}
+
+#[test]
 fn broken_template_syntax_points_at_the_template_line() {
     assert_fails_with(
         &Case::new("broken-template"),

@@ -154,6 +154,17 @@ fn hugo_faq_is_split_with_shortcodes_converted_and_leftovers_reported() {
         intro.contains("old/kafka-faq/") && intro.contains("kafka/faq/"),
         "{intro}"
     );
+    let q1 = entry_text(
+        &book,
+        "kafka",
+        "why-does-the-consumer-fail-with-timeoutexception",
+    );
+    assert!(
+        q1.contains(
+            "aliases: [\"kafka/faq/#q1-why-does-the-consumer-fail-with-timeoutexception\"]"
+        ),
+        "{q1}"
+    );
     assert!(
         intro.contains("tags: [kafka, faq]") && intro.contains("updated: 2024-05-02"),
         "{intro}"
@@ -522,6 +533,28 @@ fn imported_faq_is_searched_in_chromium_over_http_and_file() {
             text.as_str().unwrap().contains("Declare the same key"),
             "{text}"
         );
+        // The old FAQ page's address and its question anchors lead to the entries.
+        for (old, expect) in [
+            (
+                "faq.html#q2-where-are-the-taskmanager-logs",
+                "where-are-the-taskmanager-logs",
+            ),
+            (
+                "faq.html",
+                "why-does-the-sink-report-duplicate-entry-errors",
+            ),
+        ] {
+            c.open(&format!("{base}{old}"));
+            let at = c.wait_for(&format!(
+                "location.pathname.endsWith('/{expect}.html') && location.pathname"
+            ));
+            assert!(
+                at.as_str()
+                    .unwrap()
+                    .ends_with(&format!("general/{expect}.html")),
+                "{old}: {at}"
+            );
+        }
         c.assert_no_errors(&base);
     }
 }

@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 
 /// The loader pages include (it finds everything else next to itself).
 pub const LOADER: &str = "kbook.js";
-const LOADER_JS: &[u8] = include_bytes!("../../static/index/kbook.js");
-const SEARCH_PAGE: &str = include_str!("../../static/index/search.html");
-const PAGE_CSS: &[u8] = include_bytes!("../../static/index/page.css");
+const LOADER_JS: &[u8] = include_bytes!("assets/kbook.js");
+const SEARCH_PAGE: &str = include_str!("assets/search.html");
+const PAGE_CSS: &[u8] = include_bytes!("assets/page.css");
 const SEARCH_CSS: &[u8] = include_bytes!("../../static/search.css");
 /// The element `--ui` adds (and a template author writes) where the search box goes.
 pub const SLOT: &str = "<div data-kbook-search></div>";

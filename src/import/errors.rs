@@ -191,7 +191,10 @@ fn reported_error(title: &str) -> Option<String> {
     if lower.len() != title.len() {
         return None;
     }
-    let rest = title[at + marker.len()..].trim_start_matches([' ', ':', '：', '"', '“', '.', ',']);
+    // (`get`: the lowercased offsets are the title's for these markers, but never slice blind.)
+    let rest = title
+        .get(at + marker.len()..)?
+        .trim_start_matches([' ', ':', '：', '"', '“', '.', ',']);
     let text = without_question_tail(rest);
     (text.chars().count() >= MIN_LEN).then_some(text)
 }
@@ -215,7 +218,9 @@ fn without_question_tail(text: &str) -> String {
     if lower.len() == text.len() {
         for t in TAILS {
             if let Some(i) = lower.rfind(t) {
-                let before = text[..i].trim_end();
+                let Some(before) = text.get(..i).map(str::trim_end) else {
+                    continue;
+                };
                 if before.ends_with([',', '，', '.', '。', ';', '；', '?', '？']) && i < end {
                     end = before.len() - before.chars().last().map_or(0, char::len_utf8);
                 }

@@ -66,13 +66,15 @@ fn split_at_level(body: &str, headings: &[Heading], level: usize) -> FaqSplit {
     let mut intro = String::new();
     let mut cursor = 0;
     for (i, h) in headings.iter().enumerate() {
-        if h.level != level || !is_question(&h.text) {
+        // (A heading inside the previous question's text, e.g. in a container the previous
+        // one opened, stays in that question.)
+        if h.level != level || !is_question(&h.text) || h.start < cursor {
             continue;
         }
         intro.push_str(&body[cursor..h.start]);
         let end = headings[i + 1..]
             .iter()
-            .find(|n| n.level <= level)
+            .find(|n| n.level <= level && n.start >= h.end)
             .map_or(body.len(), |n| n.start);
         let group = headings[..i]
             .iter()
@@ -248,7 +250,7 @@ fn clean_question(text: &str) -> String {
     let lower = t.to_lowercase();
     let t = match numbered_q(&lower) {
         // Lowercasing keeps byte offsets for the ASCII and CJK prefixes numbered_q accepts.
-        Some(n) if lower.len() == t.len() => t[n..].trim(),
+        Some(n) if lower.len() == t.len() => t.get(n..).unwrap_or(t).trim(),
         _ => t,
     };
     let t = t

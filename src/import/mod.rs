@@ -219,3 +219,83 @@ impl fmt::Display for ImportReport {
 fn leftover_line(l: &Leftover) -> String {
     format!("{}  {}", l.at, l.what)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Arbitrary text made of the pieces the import looks for (headings, fences, shortcodes,
+    /// admonitions, includes, details blocks, traces, CJK, multi-byte case changes) never
+    /// makes a step panic.
+    #[test]
+    fn no_step_panics_on_arbitrary_pages() {
+        const PIECES: [&str; 30] = [
+            "# ",
+            "## Q1: ",
+            "### ",
+            "?",
+            "？",
+            "\n",
+            "\n\n",
+            "```",
+            "~~~",
+            "`",
+            "{{< note >}}",
+            "{{< /note >}}",
+            "{{% notice warning %}}",
+            ":::tip[x]",
+            ":::",
+            "!!! note \"t\"",
+            "    ",
+            "{{#include a.txt:2:}}",
+            "--8<-- \"x\"",
+            "<details><summary>",
+            "</summary>",
+            "</details>",
+            "Caused by: java.io.IOException: x",
+            "\tat a.B.c(B.java:1)",
+            "报错",
+            "为什么",
+            "İ",
+            "ẞ",
+            "[a](b.md#c)",
+            "reports an error ",
+        ];
+        let dir = std::env::temp_dir();
+        let tree = source::SourceTree {
+            root: dir.clone(),
+            pages_dir: dir.clone(),
+            title: None,
+            language: None,
+            sections: Default::default(),
+            pages: Vec::new(),
+            notes: Vec::new(),
+            section_prefix: String::new(),
+        };
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..3000 {
+            let n = (next() % 40) as usize;
+            let text: String = (0..n).map(|_| PIECES[(next() % 30) as usize]).collect();
+            for (_, g) in Generator::ALL {
+                let c = syntax::convert(g, &text, &dir.join("p.md"), &tree, "p.md", 1);
+                let _ = faq::split(&c.text);
+            }
+            let _ = errors::propose(&text, &[text.clone()], &text, "p.md", 1);
+            let mut notes = Vec::new();
+            let _ = links::rewrite(
+                &text,
+                "a/p.md",
+                "a",
+                &links::PageTargets::default(),
+                "p",
+                &mut notes,
+            );
+        }
+    }
+}

@@ -286,7 +286,7 @@ mod tests {
                 let c = syntax::convert(g, &text, &dir.join("p.md"), &tree, "p.md", 1);
                 let _ = faq::split(&c.text);
             }
-            let _ = errors::propose(&text, &[text.clone()], &text, "p.md", 1);
+            let _ = errors::propose(&text, std::slice::from_ref(&text), &text, "p.md", 1);
             let mut notes = Vec::new();
             let _ = links::rewrite(
                 &text,

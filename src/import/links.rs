@@ -106,21 +106,26 @@ fn resolve(dest: &str, page: &str, targets: &PageTargets, own: &[String]) -> Opt
     let Some(joined) = joined else {
         return Some(None);
     };
+    let joined = joined.trim_end_matches('/').to_string();
     let is_page = [".md", ".mdx"].iter().any(|e| joined.ends_with(e));
     let candidates: Vec<String> = if is_page {
         vec![joined.clone()]
-    } else if !joined.contains('.') {
-        // Docusaurus links pages without their extension.
-        vec![
-            format!("{joined}.md"),
-            format!("{joined}.mdx"),
-            format!("{joined}/index.md"),
-        ]
+    } else if !joined.rsplit('/').next().unwrap_or("").contains('.') {
+        // Docusaurus links pages without their extension; Hugo refs name sections too.
+        [".md", ".mdx", "/index.md", "/_index.md"]
+            .iter()
+            .map(|e| format!("{joined}{e}"))
+            .collect()
     } else {
         return None;
     };
     let Some(found) = candidates.iter().find(|c| targets.first.contains_key(*c)) else {
-        return if is_page { Some(None) } else { None };
+        // `@/` (Zola, Hugo refs) always names a page of the tree.
+        return if is_page || dest.starts_with("@/") {
+            Some(None)
+        } else {
+            None
+        };
     };
     if let Some(a) = &anchor
         && let Some((c, id)) = targets.anchors.get(&(found.clone(), a.clone()))
@@ -159,6 +164,30 @@ fn heading_ids(body: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hugo_refs_name_pages_and_sections() {
+        let mut t = PageTargets::default();
+        t.first
+            .insert("ops/_index.md".into(), ("ops".into(), "operations".into()));
+        t.first
+            .insert("ops/restart.md".into(), ("ops".into(), "restart".into()));
+        let mut notes = Vec::new();
+        let body = "[sec](@/ops/) [page](@/ops/restart#steps) [gone](@/ops/none)\n";
+        let out = rewrite(
+            body,
+            "faq/kafka.md",
+            "faq",
+            &t,
+            "faq/kafka.md:1",
+            &mut notes,
+        );
+        assert_eq!(
+            out,
+            "[sec](../ops/operations.md) [page](../ops/restart.md) gone\n"
+        );
+        assert_eq!(notes.len(), 1);
+    }
 
     #[test]
     fn links_follow_pages_into_entries() {

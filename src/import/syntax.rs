@@ -85,8 +85,12 @@ pub fn convert(
             i += consumed;
             continue;
         }
-        report_inline(from, line, origin(i), &mut ctx);
-        out.push(line.to_string());
+        let line = match from {
+            Generator::Hugo => hugo_refs(line, &mut ctx),
+            _ => line.to_string(),
+        };
+        report_inline(from, &line, origin(i), &mut ctx);
+        out.push(line);
         i += 1;
     }
     let mut text = out.join("\n");
@@ -161,6 +165,46 @@ fn hugo_block(lines: &[&str], i: usize, out: &mut Vec<String>, ctx: &mut Ctx<'_>
     }
     ctx.out.converted += 1;
     len + 2
+}
+
+/// Hugo's `[text]({{< ref "docs/page" >}})` (and `relref`, `{{% … %}}`) as a link to the page
+/// by its path below the pages directory (`@/docs/page`), which the import points at the
+/// page's entry like any other link between pages.
+fn hugo_refs(line: &str, ctx: &mut Ctx<'_>) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(i) = rest.find("](") {
+        out.push_str(&rest[..i + 2]);
+        rest = &rest[i + 2..];
+        let Some((target, after)) = hugo_ref(rest) else {
+            continue;
+        };
+        out.push_str("@/");
+        out.push_str(target.trim_start_matches('/'));
+        ctx.out.converted += 1;
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `{{< ref "x" >}}…` at the start of `s`: the target and the text after the shortcode.
+fn hugo_ref(s: &str) -> Option<(&str, &str)> {
+    let (inner_start, close) = if s.starts_with("{{<") {
+        (3, ">}}")
+    } else if s.starts_with("{{%") {
+        (3, "%}}")
+    } else {
+        return None;
+    };
+    let end = s.find(close)?;
+    let inner = s.get(inner_start..end)?.trim();
+    let arg = inner
+        .strip_prefix("relref")
+        .or_else(|| inner.strip_prefix("ref"))?
+        .trim()
+        .trim_matches(['"', '\'']);
+    (!arg.is_empty() && !arg.contains(char::is_whitespace)).then(|| (arg, &s[end + close.len()..]))
 }
 
 /// `{{< name args >}}` or `{{% name args %}}` alone on a line: its name and arguments.
@@ -590,6 +634,20 @@ mod tests {
         );
         assert_eq!(c.text, "> [!NOTE]\n> Keep it.\n{{ youtube(id=\"x\") }}\n");
         assert_eq!(c.unconverted.len(), 1);
+
+        let c = convert(
+            Generator::Hugo,
+            "[A]({{< ref \"docs/faq/faq.md#q1\" >}}) and [B]({{% relref '/docs/kafka' %}}), <a href=\"{{< ref \"x\" >}}\">C</a>\n",
+            p,
+            &t,
+            "p.md",
+            1,
+        );
+        assert_eq!(
+            c.text,
+            "[A](@/docs/faq/faq.md#q1) and [B](@/docs/kafka), <a href=\"{{< ref \"x\" >}}\">C</a>\n"
+        );
+        assert_eq!((c.converted, c.unconverted.len()), (2, 1));
 
         // Inside code fences nothing is converted.
         let c = convert(

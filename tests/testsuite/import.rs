@@ -177,6 +177,10 @@ fn hugo_faq_is_split_with_shortcodes_converted_and_leftovers_reported() {
     );
     let lag = entry_text(&book, "kafka", "why-is-the-lag-growing-after-a-restart");
     assert!(lag.contains("> [!NOTE]\n> Restoring"), "{lag}");
+    assert!(
+        lag.contains("[the SASL page](sasl-authentication-fails.md)"),
+        "{lag}"
+    );
     let sasl = entry_text(&book, "kafka", "sasl-authentication-fails");
     assert!(sasl.contains("> [!WARNING]\n> **Secrets**"), "{sasl}");
     assert_eq!(

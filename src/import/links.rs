@@ -27,7 +27,8 @@ pub fn rewrite(
     notes: &mut Vec<Leftover>,
 ) -> String {
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
-    let own_anchors = heading_ids(body);
+    // The ids the entry's page will give its headings (the renderer's own rule).
+    let own_anchors = crate::render::markdown::MarkdownRenderer::heading_ids(body);
     for (event, range) in Parser::new_ext(body, Options::all()).into_offset_iter() {
         let Event::Start(Tag::Link { dest_url, .. }) = event else {
             continue;
@@ -79,7 +80,12 @@ type Target = Option<(String, String, Option<String>)>;
 
 /// `None`: leave the link alone. `Some(None)`: an internal link to nothing imported.
 /// `Some(Some((connector, id, anchor)))`: the entry it now points at.
-fn resolve(dest: &str, page: &str, targets: &PageTargets, own: &[String]) -> Option<Target> {
+fn resolve(
+    dest: &str,
+    page: &str,
+    targets: &PageTargets,
+    own: &std::collections::HashSet<String>,
+) -> Option<Target> {
     let lower = dest.to_ascii_lowercase();
     if lower.contains("://") || lower.starts_with("mailto:") || dest.starts_with('/') {
         return None;
@@ -135,30 +141,6 @@ fn resolve(dest: &str, page: &str, targets: &PageTargets, own: &[String]) -> Opt
     let (c, id) = &targets.first[found];
     // The old page's anchors may not exist in the entry: link the entry itself.
     Some(Some((c.clone(), id.clone(), None)))
-}
-
-/// The ids kbook gives the body's headings (explicit `{#id}` or the text's slug).
-fn heading_ids(body: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut text: Option<String> = None;
-    for event in Parser::new_ext(body, Options::ENABLE_HEADING_ATTRIBUTES) {
-        match event {
-            Event::Start(Tag::Heading { id: Some(id), .. }) => out.push(id.to_string()),
-            Event::Start(Tag::Heading { id: None, .. }) => text = Some(String::new()),
-            Event::Text(t) | Event::Code(t) => {
-                if let Some(s) = text.as_mut() {
-                    s.push_str(&t);
-                }
-            }
-            Event::End(pulldown_cmark::TagEnd::Heading(_)) => {
-                if let Some(s) = text.take() {
-                    out.push(crate::urls::slugify(&s));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 #[cfg(test)]

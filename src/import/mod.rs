@@ -262,16 +262,7 @@ mod tests {
             "reports an error ",
         ];
         let dir = std::env::temp_dir();
-        let tree = source::SourceTree {
-            root: dir.clone(),
-            pages_dir: dir.clone(),
-            title: None,
-            language: None,
-            sections: Default::default(),
-            pages: Vec::new(),
-            notes: Vec::new(),
-            section_prefix: String::new(),
-        };
+        let tree = source::SourceTree::new(&dir);
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = || {
             seed ^= seed << 13;

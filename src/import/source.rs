@@ -62,6 +62,20 @@ pub struct SourceTree {
 }
 
 impl SourceTree {
+    /// A tree rooted at `root` whose pages are found there until the generator says otherwise.
+    pub fn new(root: &Path) -> Self {
+        SourceTree {
+            root: root.to_path_buf(),
+            pages_dir: root.to_path_buf(),
+            title: None,
+            language: None,
+            sections: BTreeMap::new(),
+            pages: Vec::new(),
+            notes: Vec::new(),
+            section_prefix: String::new(),
+        }
+    }
+
     /// The section (top-level directory below [`SourceTree::section_prefix`]) of a page.
     pub fn section_of<'a>(&self, rel: &'a str) -> &'a str {
         top_dir(
@@ -106,16 +120,9 @@ pub fn read_tree(
             from.name()
         )));
     }
-    let mut tree = SourceTree {
-        root: root.to_path_buf(),
-        pages_dir: root.to_path_buf(),
-        title: None,
-        language: None,
-        sections: BTreeMap::new(),
-        pages: Vec::new(),
-        notes: Vec::new(),
-        section_prefix: String::new(),
-    };
+    let mut tree = SourceTree::new(root);
+    // The Hugo or Zola configuration, kept for Hugo's languages below (read once).
+    let mut site_config: Option<serde_json::Value> = None;
     let mut nav: BTreeMap<String, String> = BTreeMap::new();
     match from {
         Generator::Hugo | Generator::Zola => {
@@ -129,6 +136,7 @@ pub fn read_tree(
                 tree.title = str_at(&value, &["title"]);
                 tree.language = str_at(&value, &["languageCode"])
                     .or_else(|| str_at(&value, &["default_language"]));
+                site_config = Some(value);
             }
         }
         Generator::Docusaurus => {
@@ -173,8 +181,10 @@ pub fn read_tree(
         tree.pages_dir = root.join(p);
     }
     if from == Generator::Hugo
-        && let Some((config, _)) = read_config(root, HUGO_CONFIGS, &mut Vec::new())
-        && let Some(languages) = config.get("languages").and_then(|l| l.as_object())
+        && let Some(languages) = site_config
+            .as_ref()
+            .and_then(|c| c.get("languages"))
+            .and_then(|l| l.as_object())
     {
         // A multilingual site: the language whose `contentDir` is the pages directory.
         let dir = display(&tree.pages_dir, root);

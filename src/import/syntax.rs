@@ -565,24 +565,10 @@ fn short(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
-
-    fn tree(root: &Path) -> SourceTree {
-        SourceTree {
-            root: root.to_path_buf(),
-            pages_dir: root.to_path_buf(),
-            title: None,
-            language: None,
-            sections: BTreeMap::new(),
-            pages: Vec::new(),
-            notes: Vec::new(),
-            section_prefix: String::new(),
-        }
-    }
 
     #[test]
     fn admonitions_of_each_generator_become_alerts() {
-        let t = tree(Path::new("."));
+        let t = SourceTree::new(Path::new("."));
         let p = Path::new("./page.md");
         let c = convert(
             Generator::Hugo,
@@ -670,7 +656,7 @@ mod tests {
             "a\n// ANCHOR: mid\nb\nc\n// ANCHOR_END: mid\nd\n",
         )
         .unwrap();
-        let t = tree(root);
+        let t = SourceTree::new(root);
         let page = root.join("page.md");
         let c = convert(
             Generator::Mdbook,

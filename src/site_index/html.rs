@@ -45,31 +45,64 @@ pub enum PageDoc {
     Skipped(&'static str),
 }
 
-/// Reads a page. `rel` is its path below the site root; `url` what results link to; `selector`
-/// the content element when `data-kbook-body` is absent.
-pub fn read(html: &str, rel: &str, url: String, selector: Option<&Selector>) -> PageDoc {
+/// The selectors every page is read with, parsed once per run.
+pub struct PageReader {
+    /// `--selector`: the content element when a page has no `data-kbook-body`.
+    selector: Option<Selector>,
+    skip: Option<Selector>,
+    marked: Option<Selector>,
+    fallbacks: Vec<Selector>,
+    h1: Option<Selector>,
+    title: Option<Selector>,
+}
+
+impl PageReader {
+    /// A reader taking `selector` as the content element of pages without `data-kbook-body`.
+    pub fn new(selector: Option<Selector>) -> Self {
+        let sel = |s: &str| Selector::parse(s).ok();
+        PageReader {
+            selector,
+            skip: sel("[data-kbook-ignore-page], meta[http-equiv=refresh]"),
+            marked: sel("[data-kbook-body]"),
+            fallbacks: ["main", "article", "[role=main]", "body"]
+                .iter()
+                .filter_map(|s| sel(s))
+                .collect(),
+            h1: sel("h1"),
+            title: sel("title"),
+        }
+    }
+
+    /// Reads a page. `rel` is its path below the site root; `url` what results link to.
+    pub fn read(&self, html: &str, rel: &str, url: String) -> PageDoc {
+        read_page(self, html, rel, url)
+    }
+}
+
+/// [`PageReader::read`] (kept flat: the body is long).
+fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
     let doc = Html::parse_document(html);
-    let sel = |s: &str| Selector::parse(s).ok();
-    if sel("[data-kbook-ignore-page], meta[http-equiv=refresh]")
-        .is_some_and(|s| doc.select(&s).next().is_some())
+    if r.skip
+        .as_ref()
+        .is_some_and(|s| doc.select(s).next().is_some())
     {
         return PageDoc::Skipped("a redirect page or marked data-kbook-ignore-page");
     }
-    let marked: Vec<ElementRef> = sel("[data-kbook-body]")
-        .map(|s| doc.select(&s).collect())
+    let marked: Vec<ElementRef> = r
+        .marked
+        .as_ref()
+        .map(|s| doc.select(s).collect())
         .unwrap_or_default();
     let (roots, whole_body): (Vec<ElementRef>, bool) = if !marked.is_empty() {
         (marked, false)
-    } else if let Some(s) = selector {
+    } else if let Some(s) = &r.selector {
         let found: Vec<ElementRef> = doc.select(s).collect();
         if found.is_empty() {
             return PageDoc::Skipped("no element matches --selector");
         }
         (found, false)
     } else {
-        let first = ["main", "article", "[role=main]", "body"]
-            .iter()
-            .find_map(|s| sel(s).and_then(|s| doc.select(&s).next()));
+        let first = r.fallbacks.iter().find_map(|s| doc.select(s).next());
         match first {
             Some(e) => {
                 let body = e.value().name() == "body";
@@ -82,17 +115,19 @@ pub fn read(html: &str, rel: &str, url: String, selector: Option<&Selector>) -> 
     for r in &roots {
         collect(*r, whole_body, &mut text);
     }
-    let title = sel("h1")
-        .and_then(|s| roots.iter().find_map(|r| r.select(&s).next()))
-        .map(|h| squash(&h.text().collect::<String>()))
-        .filter(|t| !t.is_empty())
-        .or_else(|| {
-            sel("title")
-                .and_then(|s| doc.select(&s).next())
-                .map(|t| squash(&t.text().collect::<String>()))
-                .filter(|t| !t.is_empty())
-        })
-        .unwrap_or_else(|| rel.to_string());
+    let title =
+        r.h1.as_ref()
+            .and_then(|s| roots.iter().find_map(|e| e.select(s).next()))
+            .map(|h| squash(&h.text().collect::<String>()))
+            .filter(|t| !t.is_empty())
+            .or_else(|| {
+                r.title
+                    .as_ref()
+                    .and_then(|s| doc.select(s).next())
+                    .map(|t| squash(&t.text().collect::<String>()))
+                    .filter(|t| !t.is_empty())
+            })
+            .unwrap_or_else(|| rel.to_string());
     let body = text.prose.trim().to_string();
     if body.is_empty() && text.code.trim().is_empty() {
         return PageDoc::Skipped("no text in its content");
@@ -165,13 +200,8 @@ mod tests {
     use super::*;
 
     fn doc(html: &str, selector: Option<&str>) -> EntryDoc {
-        let s = selector.map(|s| Selector::parse(s).unwrap());
-        match read(
-            html,
-            "docs/p/index.html",
-            "../docs/p/index.html".into(),
-            s.as_ref(),
-        ) {
+        let reader = PageReader::new(selector.map(|s| Selector::parse(s).unwrap()));
+        match reader.read(html, "docs/p/index.html", "../docs/p/index.html".into()) {
             PageDoc::Doc(d) => *d,
             PageDoc::Skipped(why) => panic!("skipped: {why}"),
         }
@@ -204,18 +234,17 @@ mod tests {
 
     #[test]
     fn redirects_and_empty_pages_are_skipped() {
-        let r = read(
+        let reader = PageReader::new(None);
+        let r = reader.read(
             "<html><head><meta http-equiv=\"refresh\" content=\"0; url=/x/\"></head><body>Moved</body></html>",
             "a.html",
             "a".into(),
-            None,
         );
         assert!(matches!(r, PageDoc::Skipped(_)));
-        let r = read(
+        let r = reader.read(
             "<html><body><main> </main></body></html>",
             "b.html",
             "b".into(),
-            None,
         );
         assert!(matches!(r, PageDoc::Skipped(_)));
     }

@@ -83,6 +83,7 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
         ),
         None => None,
     };
+    let reader = html::PageReader::new(selector);
     let to_root = "../".repeat(subdir.split('/').count());
     let pages = html_pages(site, &subdir)?;
     let mut report = IndexReport {
@@ -97,7 +98,7 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
         let bytes =
             std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
         let text = String::from_utf8_lossy(&bytes);
-        match html::read(&text, rel, format!("{to_root}{rel}"), selector.as_ref()) {
+        match reader.read(&text, rel, format!("{to_root}{rel}")) {
             html::PageDoc::Doc(mut d) => {
                 let base = crate::import::ascii_slug(rel.trim_end_matches(".html"), 80)
                     .unwrap_or_else(|| "page".into());

@@ -227,6 +227,17 @@ pub fn url_encode(s: &str) -> String {
         .collect()
 }
 
+/// Runs `cmd`; panics with its stderr when it fails. Its output.
+pub fn run_ok(cmd: &mut std::process::Command) -> std::process::Output {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// The real `kbook` binary, to be given arguments.
 pub fn kbook_command() -> std::process::Command {
     std::process::Command::new(env!("CARGO_BIN_EXE_kbook"))

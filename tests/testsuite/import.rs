@@ -2,7 +2,9 @@
 //! writes (ids, titles, FAQ splits, proposed errors), what it reports, that the result passes
 //! `kbook check`, that the source is untouched, and that a pasted error finds the split entry.
 
-use crate::common::{chromium, file_url, fixture, kbook_command, serve, snapshot, url_encode};
+use crate::common::{
+    chromium, file_url, fixture, kbook_command, run_ok, serve, snapshot, url_encode,
+};
 use serde_json::Value;
 use std::path::Path;
 
@@ -25,16 +27,7 @@ fn import(from: &str, name: &str) -> (tempfile::TempDir, Value) {
     );
     assert_eq!(snapshot(&src), before, "the import changed the source tree");
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let check = kbook_command()
-        .args(["check", "--book"])
-        .arg(&book)
-        .output()
-        .unwrap();
-    assert!(
-        check.status.success(),
-        "the imported book fails `kbook check`:\n{}",
-        String::from_utf8_lossy(&check.stderr)
-    );
+    run_ok(kbook_command().args(["check", "--book"]).arg(&book));
     (dir, report)
 }
 
@@ -84,30 +77,20 @@ fn entry_text(book: &Path, connector: &str, id: &str) -> String {
 /// The first hit's id for `query` in the built book.
 fn first_hit(book: &Path, query: &str) -> String {
     let dest = book.join("site");
-    let build = kbook_command()
-        .args(["build", "--book"])
-        .arg(book)
-        .arg("--dest")
-        .arg(&dest)
-        .output()
-        .unwrap();
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
+    run_ok(
+        kbook_command()
+            .args(["build", "--book"])
+            .arg(book)
+            .arg("--dest")
+            .arg(&dest),
     );
-    let out = kbook_command()
-        .args(["search", "--json", "--book"])
-        .arg(book)
-        .arg("--site")
-        .arg(&dest)
-        .arg(query)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = run_ok(
+        kbook_command()
+            .args(["search", "--json", "--book"])
+            .arg(book)
+            .arg("--site")
+            .arg(&dest)
+            .arg(query),
     );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     v["hits"][0]["id"].as_str().unwrap_or("").to_string()
@@ -228,24 +211,19 @@ fn hugo_pages_of_another_language_with_pages_option() {
     let src = fixture("import/hugo");
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("zh");
-    let out = kbook_command()
-        .args([
-            "import",
-            "--from",
-            "hugo",
-            "--pages",
-            "content.zh",
-            "--json",
-            "--into",
-        ])
-        .arg(&book)
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = run_ok(
+        kbook_command()
+            .args([
+                "import",
+                "--from",
+                "hugo",
+                "--pages",
+                "content.zh",
+                "--json",
+                "--into",
+            ])
+            .arg(&book)
+            .arg(&src),
     );
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     let e = entries(&r);
@@ -267,16 +245,7 @@ fn hugo_pages_of_another_language_with_pages_option() {
     );
     let toml = std::fs::read_to_string(book.join("book.toml")).unwrap();
     assert!(toml.contains("language = \"zh\""), "{toml}");
-    let check = kbook_command()
-        .args(["check", "--book"])
-        .arg(&book)
-        .output()
-        .unwrap();
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stderr)
-    );
+    run_ok(kbook_command().args(["check", "--book"]).arg(&book));
 }
 
 #[test]
@@ -507,17 +476,12 @@ fn imported_faq_is_searched_in_chromium_over_http_and_file() {
     let (dir, r) = import("mdbook", "mdbook");
     let book = dir.path().join("book");
     let dest = dir.path().join("site");
-    let build = kbook_command()
-        .args(["build", "--book"])
-        .arg(&book)
-        .arg("--dest")
-        .arg(&dest)
-        .output()
-        .unwrap();
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
+    run_ok(
+        kbook_command()
+            .args(["build", "--book"])
+            .arg(&book)
+            .arg("--dest")
+            .arg(&dest),
     );
     let expect = "why-does-the-sink-report-duplicate-entry-errors";
     assert!(ids(&r).iter().any(|i| i == expect));

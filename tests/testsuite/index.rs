@@ -2,7 +2,9 @@
 //! search files it writes, `--ui` adding the box to every page, the site's other files left
 //! as they were, and pasted errors found in Chromium over http and file://.
 
-use crate::common::{chromium, copy_dir, file_url, fixture, kbook_command, serve, snapshot};
+use crate::common::{
+    chromium, copy_dir, file_url, fixture, kbook_command, run_ok, serve, snapshot,
+};
 use serde_json::Value;
 use std::path::Path;
 
@@ -29,17 +31,12 @@ fn hugo_site(dest: &Path) {
 }
 
 fn index(site: &Path, extra: &[&str]) -> Value {
-    let out = kbook_command()
-        .arg("index")
-        .arg(site)
-        .arg("--json")
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "kbook index failed: {}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = run_ok(
+        kbook_command()
+            .arg("index")
+            .arg(site)
+            .arg("--json")
+            .args(extra),
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
@@ -129,16 +126,11 @@ fn index_reads_the_chosen_content_and_refuses_bad_options() {
     assert_eq!(r["skipped"].as_array().unwrap().len(), 3);
     assert!(site.join("assets/search/kbook.js").is_file());
     let search = |q: &str| -> Value {
-        let out = kbook_command()
-            .args(["search", "--json", "--site"])
-            .arg(site.join("assets/search"))
-            .arg(q)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let out = run_ok(
+            kbook_command()
+                .args(["search", "--json", "--site"])
+                .arg(site.join("assets/search"))
+                .arg(q),
         );
         serde_json::from_slice(&out.stdout).unwrap()
     };

@@ -28,7 +28,7 @@ pub struct EvalArgs {
     pub site: Option<PathBuf>,
     /// Switch a ranking part off (ablation): paste-splitting, rarity-cut, phrase-pairs, typo,
     /// stopwords, field-dismax, shared-idf, query-intent, coverage, connector-mention, prefix,
-    /// wrapper, outer-layers; divergence (a confidence check). Repeatable.
+    /// wrapper, outer-layers; divergence, connector-agreement (confidence checks). Repeatable.
     #[arg(long, value_name = "PART")]
     pub ablate: Vec<String>,
     /// Rank with a baseline instead of kbook's ranking: `bm25` is plain BM25, every query
@@ -52,7 +52,7 @@ pub enum Baseline {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 14] = [
+pub const ABLATIONS: [&str; 15] = [
     "paste-splitting",
     "rarity-cut",
     "phrase-pairs",
@@ -67,6 +67,7 @@ pub const ABLATIONS: [&str; 14] = [
     "wrapper",
     "outer-layers",
     "divergence",
+    "connector-agreement",
 ];
 
 fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
@@ -78,6 +79,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
         match a.as_str() {
             "paste-splitting" => t.paste_splitting = false,
             "divergence" => t.no_divergence = false,
+            "connector-agreement" => t.connector_agreement = false,
             "rarity-cut" => t.rarity_cut = false,
             "phrase-pairs" => t.phrase_pairs = false,
             "typo" => t.typo_tolerance = false,

@@ -184,6 +184,12 @@ impl BookIndex {
             };
         }
         if let Some(Some(doc)) = docs.first() {
+            let connector = first_text(doc, self.kb.connector).unwrap_or("");
+            signals.other_connector = !built.named_connectors.is_empty()
+                && !built
+                    .named_connectors
+                    .iter()
+                    .any(|n| connector == n || connector.split('-').any(|part| part == n));
             let errors: Vec<&str> = doc
                 .get_all(self.kb.text[F_SIG])
                 .filter_map(|v| v.as_str())
@@ -289,6 +295,7 @@ fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
         && s.error_share >= tuning.min_error_share
         && s.known_share >= tuning.min_known_share
         && !(tuning.no_divergence && s.error_diverges)
+        && !(tuning.connector_agreement && s.other_connector)
 }
 
 /// The longest run of consecutive tokens shared by a query line and one error text, that

@@ -165,6 +165,9 @@ pub struct Signals {
     pub error_diverges: bool,
     /// Share of the query's words that occur anywhere in the book.
     pub known_share: f32,
+    /// Whether the query names connectors of the book and none of them is the first hit's:
+    /// its error text may be shared, but the reader runs another connector.
+    pub other_connector: bool,
 }
 
 /// One search hit.

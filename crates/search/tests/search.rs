@@ -468,3 +468,46 @@ fn last_word_matches_as_a_prefix() {
     // A word followed by a space is finished.
     assert_eq!(top_with(&idx, "rebal ", Tuning::default()), None);
 }
+
+#[test]
+fn an_error_pasted_from_another_connector_is_not_confident() {
+    let idx = open();
+    let confident = |q: &str, tuning: Tuning| {
+        let opts = SearchOptions {
+            tuning,
+            ..Default::default()
+        };
+        let r = idx.search(q, &opts).unwrap();
+        (r.hits[0].id.clone(), r.confident)
+    };
+    let error = "java.io.EOFException: SSL peer shut down incorrectly";
+    let from_kafka = format!(
+        "{error}
+while reading from kafka"
+    );
+    let from_mysql = format!(
+        "{error}
+while reading from mysql"
+    );
+    // The entry is still the closest, but it belongs to MySQL and the reader runs Kafka.
+    assert_eq!(
+        confident(&from_kafka, Tuning::default()),
+        ("ssl-peer-shut-down".to_string(), false)
+    );
+    assert_eq!(
+        confident(&from_mysql, Tuning::default()),
+        ("ssl-peer-shut-down".to_string(), true)
+    );
+    assert_eq!(
+        confident(error, Tuning::default()),
+        ("ssl-peer-shut-down".to_string(), true)
+    );
+    let off = Tuning {
+        connector_agreement: false,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        confident(&from_kafka, off),
+        ("ssl-peer-shut-down".to_string(), true)
+    );
+}

@@ -7,7 +7,7 @@ use super::clauses::{
 };
 use super::text::{clamp_input, is_plain_words, is_stopword, unfinished_last_word};
 use super::words::{
-    DfCache, candidates, drop_function_words, known_candidates, rank_words,
+    DfCache, candidates, drop_function_words, known_candidates, named_connectors, rank_words,
     weigh_connector_mentions,
 };
 use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
@@ -42,8 +42,9 @@ pub(crate) fn build_query(
         boosts: field_boosts(&paste, tuning),
     };
     let (surfaces, mut cands) = candidates(&paste, tuning);
+    let named = named_connectors(&surfaces, searcher, kb);
     if tuning.connector_mentions {
-        weigh_connector_mentions(&mut cands, &surfaces, searcher, kb, tuning);
+        weigh_connector_mentions(&mut cands, &named, tuning);
     }
     let (mut cands, unknown_surfaces) = known_candidates(cands, surfaces.len(), &mut dfc);
     if tuning.stopwords {
@@ -89,6 +90,12 @@ pub(crate) fn build_query(
         field_terms,
         sig_lines: sig_lines(&paste),
         known_share: known_share(&surfaces, &unknown_surfaces),
+        named_connectors: surfaces
+            .iter()
+            .zip(&named)
+            .filter(|(_, n)| **n)
+            .map(|(s, _)| s.clone())
+            .collect(),
     }
 }
 
@@ -183,5 +190,6 @@ fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
         field_terms,
         sig_lines: Vec::new(),
         known_share: 1.0,
+        named_connectors: Vec::new(),
     }
 }

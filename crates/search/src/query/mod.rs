@@ -58,6 +58,8 @@ pub(crate) struct BuiltQuery {
     /// Share of the query's words (not function words) that occur in the book at all: a
     /// paste from another system is mostly words the book never uses.
     pub known_share: f32,
+    /// The query's words that name one of the book's connectors.
+    pub named_connectors: Vec<String>,
 }
 
 impl BuiltQuery {

@@ -79,6 +79,9 @@ pub struct Tuning {
     /// ... and the query does not go on differently where the error text goes on (see
     /// [`crate::Signals::error_diverges`]).
     pub no_divergence: bool,
+    /// ... and the query names no connector of the book, or the first hit's connector
+    /// (see [`crate::Signals::other_connector`]).
+    pub connector_agreement: bool,
     /// Weigh words that name one of the book's connectors (`datahub`, `clickhouse`) by
     /// `connector_weight`: a question about one connector is rarely answered by another's entry.
     pub connector_mentions: bool,
@@ -123,6 +126,7 @@ impl Default for Tuning {
             min_error_share: 0.5,
             min_known_share: 0.7,
             no_divergence: true,
+            connector_agreement: true,
             connector_mentions: true,
             connector_weight: 4.0,
             prefix_last_word: true,

@@ -162,16 +162,23 @@ pub(super) fn candidates(paste: &Paste<'_>, tuning: &Tuning) -> (Vec<String>, Ca
     (surfaces, cands)
 }
 
-/// Words naming a connector of the book say which entries the reader means. The connector
-/// slug is a raw keyword field of every entry, so this is one exact term lookup per word.
-pub(super) fn weigh_connector_mentions(
-    cands: &mut Candidates,
+/// Words naming a connector of the book say which entries the reader means.
+pub(super) fn weigh_connector_mentions(cands: &mut Candidates, named: &[bool], tuning: &Tuning) {
+    for c in cands.values_mut() {
+        if named[c.surface] {
+            c.weight *= tuning.connector_weight.max(0.0);
+        }
+    }
+}
+
+/// Which query words name one of the book's connectors. The connector slug is a raw keyword
+/// field of every entry, so this is one exact term lookup per word.
+pub(super) fn named_connectors(
     surfaces: &[String],
     searcher: &Searcher,
     kb: &KbSchema,
-    tuning: &Tuning,
-) {
-    let named: Vec<bool> = surfaces
+) -> Vec<bool> {
+    surfaces
         .iter()
         .map(|w| {
             searcher
@@ -179,12 +186,7 @@ pub(super) fn weigh_connector_mentions(
                 .unwrap_or(0)
                 > 0
         })
-        .collect();
-    for c in cands.values_mut() {
-        if named[c.surface] {
-            c.weight *= tuning.connector_weight.max(0.0);
-        }
-    }
+        .collect()
 }
 
 /// The candidates with their document frequencies, in (field, term) order, without those

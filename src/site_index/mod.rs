@@ -9,6 +9,7 @@ use crate::output::SiteWriter;
 use crate::search_assets::{AssetMode, build_search_assets};
 use anyhow::{Context, Result, bail};
 use kbook_search::EntryDoc;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -91,14 +92,21 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
         subdir: subdir.clone(),
         ..IndexReport::default()
     };
+    // Pages are read and parsed on all cores; ids are then given in page order.
+    let read: Vec<html::PageDoc> = pages
+        .par_iter()
+        .map(|rel| {
+            let path = site.join(rel);
+            let bytes =
+                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            let text = String::from_utf8_lossy(&bytes);
+            Ok(reader.read(&text, rel, format!("{to_root}{rel}")))
+        })
+        .collect::<Result<_>>()?;
     let mut docs: Vec<EntryDoc> = Vec::new();
     let mut ids: HashSet<String> = HashSet::new();
-    for rel in &pages {
-        let path = site.join(rel);
-        let bytes =
-            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        let text = String::from_utf8_lossy(&bytes);
-        match reader.read(&text, rel, format!("{to_root}{rel}")) {
+    for (rel, page) in pages.iter().zip(read) {
+        match page {
             html::PageDoc::Doc(mut d) => {
                 let base = crate::import::ascii_slug(rel.trim_end_matches(".html"), 80)
                     .unwrap_or_else(|| "page".into());

@@ -195,7 +195,15 @@ fn reported_error(title: &str) -> Option<String> {
     let rest = title
         .get(at + marker.len()..)?
         .trim_start_matches([' ', ':', '：', '"', '“', '.', ',']);
-    let text = without_question_tail(rest);
+    let mut text = without_question_tail(rest);
+    // A report told in the reader's own words (no Latin letters: `报错用户名密码错误, 但其他…`)
+    // is a description, not the printed message; only its first clause is kept, and it must
+    // still be long enough to stand as an error text.
+    if !text.chars().any(|c| c.is_ascii_alphabetic())
+        && let Some(i) = text.find([',', '，'])
+    {
+        text.truncate(i);
+    }
     (text.chars().count() >= MIN_LEN).then_some(text)
 }
 
@@ -375,6 +383,15 @@ mod tests {
             1,
         );
         assert_eq!(p[0].0, "Public Key Retrieval is not allowed");
+        // A description in the reader's words is not proposed past its first clause.
+        let p = propose(
+            "MongoDB CDC 报错用户名密码错误, 但其他组件使用该用户名密码都能正常连接，这是什么原因？",
+            &[],
+            "x\n",
+            "d.md",
+            1,
+        );
+        assert!(p.is_empty(), "{p:?}");
         assert!(!looks_like_error("Error handling"));
         assert!(looks_like_error("Failed to create new KafkaAdminClient"));
     }

@@ -511,3 +511,38 @@ while reading from mysql"
         ("ssl-peer-shut-down".to_string(), true)
     );
 }
+
+#[test]
+fn chinese_question_words_do_not_pick_the_entry() {
+    let docs = vec![
+        entry(
+            "howto-json",
+            "topics",
+            "如何读取嵌套的 JSON 消息，是否需要声明",
+            &[],
+            "如何声明：按字段声明嵌套的结构即可，是否嵌套都可以。",
+            "",
+        ),
+        entry(
+            "partitions-added",
+            "topics",
+            "主题变多后作业重新分配",
+            &[],
+            "作业按间隔发现新分区，再把分区分给读取任务。",
+            "",
+        ),
+        entry("other", "logs", "权限不足", &[], "授予读取权限。", ""),
+    ];
+    let idx = BookIndex::open(build_packed_index(&docs).unwrap()).unwrap();
+    // Only question words are shared with the first entry; 分区 with the second.
+    let q = "如何是否分区的";
+    assert_eq!(
+        top_with(&idx, q, Tuning::default()).as_deref(),
+        Some("partitions-added")
+    );
+    let off = Tuning {
+        stopwords: false,
+        ..Tuning::default()
+    };
+    assert_eq!(top_with(&idx, q, off).as_deref(), Some("howto-json"));
+}

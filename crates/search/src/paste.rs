@@ -221,6 +221,7 @@ pub fn split_paste(text: &str) -> Paste<'_> {
     let mut root: Option<usize> = None;
     let mut first_message: Option<usize> = None;
     let mut last_message: Option<usize> = None;
+    let mut first_exception: Option<usize> = None;
     let mut python = false;
     for raw in text.lines().take(MAX_LINES) {
         let (stripped, error_level) = strip_prefix(raw);
@@ -270,11 +271,20 @@ pub fn split_paste(text: &str) -> Paste<'_> {
             first_message.get_or_insert(idx);
             last_message = Some(idx);
         }
+        if starts_with_exception(body) {
+            first_exception.get_or_insert(idx);
+        }
         if caused_by {
             root = Some(idx);
         }
     }
-    let root_cause = root.or(if python { last_message } else { first_message });
+    // Without a `Caused by:`, the exception a log line goes on with is deeper than the log
+    // line's own message (`ERROR … - Failed to open connection` then `RuntimeException: …`).
+    let root_cause = root.or(if python {
+        last_message
+    } else {
+        first_exception.or(first_message)
+    });
     Paste { lines, root_cause }
 }
 
@@ -333,6 +343,23 @@ mod tests {
             root.text,
             "java.io.EOFException: SSL peer shut down incorrectly"
         );
+    }
+
+    #[test]
+    fn a_logged_exception_is_deeper_than_the_log_message() {
+        let log = "2021-11-23 17:34:34,024 ERROR com.example.Utils [] - Failed to open the connection\n\
+            java.lang.RuntimeException: Failed to get driver instance for jdbcUrl=jdbc:x://h/\n\
+            \tat com.example.DriverDataSource.<init>(DriverDataSource.java:114)\n";
+        let p = split_paste(log);
+        let root = &p.lines[p.root_cause.unwrap()];
+        assert!(
+            root.text
+                .starts_with("java.lang.RuntimeException: Failed to get driver")
+        );
+        // A log message alone is still the root cause.
+        let p = split_paste("ERROR [main] Failed to open the connection\nretrying in 5 s");
+        let root = &p.lines[p.root_cause.unwrap()];
+        assert_eq!(root.text, "Failed to open the connection");
     }
 
     #[test]

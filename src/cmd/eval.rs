@@ -28,7 +28,8 @@ pub struct EvalArgs {
     pub site: Option<PathBuf>,
     /// Switch a ranking part off (ablation): paste-splitting, rarity-cut, phrase-pairs, typo,
     /// stopwords, field-dismax, shared-idf, query-intent, coverage, connector-mention, prefix,
-    /// wrapper, outer-layers; divergence, connector-agreement (confidence checks). Repeatable.
+    /// wrapper, outer-layers; divergence, connector-agreement, word-confidence (confidence).
+    /// Repeatable.
     #[arg(long, value_name = "PART")]
     pub ablate: Vec<String>,
     /// Rank with a baseline instead of kbook's ranking: `bm25` is plain BM25, every query
@@ -38,7 +39,7 @@ pub struct EvalArgs {
     /// Set a ranking constant, for tuning on a query set: a field boost (sig, ids, title,
     /// tags, body, code) or frame, other, wrapper, outer, field-tie, coverage-weight,
     /// shared-idf-mix, connector-weight, pair-boost, plain-sig, max-terms, min-error-run, min-error-share,
-    /// min-known-share.
+    /// min-known-share, min-word-coverage, min-word-known-share, min-word-margin.
     /// Repeatable, e.g. `--tune sig=2 --tune body=1.5`.
     #[arg(long, value_name = "NAME=VALUE")]
     pub tune: Vec<String>,
@@ -52,7 +53,7 @@ pub enum Baseline {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 15] = [
+pub const ABLATIONS: [&str; 16] = [
     "paste-splitting",
     "rarity-cut",
     "phrase-pairs",
@@ -68,6 +69,7 @@ pub const ABLATIONS: [&str; 15] = [
     "outer-layers",
     "divergence",
     "connector-agreement",
+    "word-confidence",
 ];
 
 fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
@@ -80,6 +82,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             "paste-splitting" => t.paste_splitting = false,
             "divergence" => t.no_divergence = false,
             "connector-agreement" => t.connector_agreement = false,
+            "word-confidence" => t.word_confidence = false,
             "rarity-cut" => t.rarity_cut = false,
             "phrase-pairs" => t.phrase_pairs = false,
             "typo" => t.typo_tolerance = false,
@@ -123,6 +126,9 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             (None, "plain-sig") => &mut t.plain_sig_boost,
             (None, "min-error-share") => &mut t.min_error_share,
             (None, "min-known-share") => &mut t.min_known_share,
+            (None, "min-word-coverage") => &mut t.min_word_coverage,
+            (None, "min-word-known-share") => &mut t.min_word_known_share,
+            (None, "min-word-margin") => &mut t.min_word_margin,
             (None, "max-terms") => {
                 t.max_terms = v.max(1.0) as usize;
                 continue;

@@ -178,6 +178,7 @@ impl BookIndex {
             (signals.coverage, signals.phrase) = coverage(built, m);
             signals.top_score = h.0;
             signals.known_share = built.known_share;
+            signals.one_line = built.one_line;
             signals.margin = match hits.get(1) {
                 Some(second) if second.0 > 0.0 => h.0 / second.0,
                 _ => MARGIN_ALONE,
@@ -286,16 +287,23 @@ const MARGIN_ALONE: f32 = 100.0;
 
 /// Whether the first hit is very likely right: the query repeats enough of one of its
 /// documented error texts, and is not mostly words from outside the book (see
-/// [`crate::Tuning::min_error_run`]). The baseline claims every answer.
+/// [`crate::Tuning::min_error_run`]), or it is one line in the hit's own words (see
+/// [`crate::Tuning::word_confidence`]). The baseline claims every answer.
 fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
     if tuning.plain_bm25 {
         return true;
     }
-    s.error_run >= tuning.min_error_run
+    let repeats_error = s.error_run >= tuning.min_error_run
         && s.error_share >= tuning.min_error_share
         && s.known_share >= tuning.min_known_share
-        && !(tuning.no_divergence && s.error_diverges)
-        && !(tuning.connector_agreement && s.other_connector)
+        && !(tuning.no_divergence && s.error_diverges);
+    // One line nearly all in the first hit's words, with the hit well ahead.
+    let in_its_words = tuning.word_confidence
+        && s.one_line
+        && s.coverage >= tuning.min_word_coverage
+        && s.known_share >= tuning.min_word_known_share
+        && s.margin >= tuning.min_word_margin;
+    (repeats_error || in_its_words) && !(tuning.connector_agreement && s.other_connector)
 }
 
 /// The longest run of consecutive tokens shared by a query line and one error text, that

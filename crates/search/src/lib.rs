@@ -168,6 +168,9 @@ pub struct Signals {
     /// Whether the query names connectors of the book and none of them is the first hit's:
     /// its error text may be shared, but the reader runs another connector.
     pub other_connector: bool,
+    /// Whether the query is one line (typed words, or one pasted line): a trace or a log
+    /// excerpt gets confidence only from the error texts it repeats.
+    pub one_line: bool,
 }
 
 /// One search hit.

@@ -546,3 +546,45 @@ fn chinese_question_words_do_not_pick_the_entry() {
     };
     assert_eq!(top_with(&idx, q, off).as_deref(), Some("howto-json"));
 }
+
+#[test]
+fn one_line_in_the_entrys_own_words_is_confident() {
+    let idx = open();
+    let confident = |q: &str, tuning: Tuning| {
+        let opts = SearchOptions {
+            tuning,
+            ..Default::default()
+        };
+        let r = idx.search(q, &opts).unwrap();
+        (r.hits[0].id.clone(), r.confident)
+    };
+    let q = "offsets are not committed to kafka on checkpoints";
+    assert_eq!(
+        confident(q, Tuning::default()),
+        ("kafka-commit-offsets".to_string(), true)
+    );
+    let off = Tuning {
+        word_confidence: false,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        confident(q, off),
+        ("kafka-commit-offsets".to_string(), false)
+    );
+    // Several lines are a paste: only a documented error text they repeat gives confidence.
+    assert_eq!(
+        confident(
+            "offsets are not committed\nto kafka on checkpoints",
+            Tuning::default()
+        ),
+        ("kafka-commit-offsets".to_string(), false)
+    );
+    // Words from outside the book: not confident.
+    assert!(
+        !confident(
+            "offsets not committed zxqv wplm trrk bnnq",
+            Tuning::default()
+        )
+        .1
+    );
+}

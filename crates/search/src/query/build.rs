@@ -89,6 +89,7 @@ pub(crate) fn build_query(
         surfaces: kept,
         field_terms,
         sig_lines: sig_lines(&paste),
+        one_line: paste.lines.len() == 1,
         known_share: known_share(&surfaces, &unknown_surfaces),
         named_connectors: surfaces
             .iter()
@@ -191,5 +192,6 @@ fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
         sig_lines: Vec::new(),
         known_share: 1.0,
         named_connectors: Vec::new(),
+        one_line: false,
     }
 }

@@ -60,6 +60,8 @@ pub(crate) struct BuiltQuery {
     pub known_share: f32,
     /// The query's words that name one of the book's connectors.
     pub named_connectors: Vec<String>,
+    /// Whether the query is one line (typed words, or one pasted line).
+    pub one_line: bool,
 }
 
 impl BuiltQuery {

@@ -59,6 +59,9 @@ pub struct SourceTree {
     /// The directories every page below the top lies in (`docs/` when the tree keeps all its
     /// pages under `content/docs/`): sections start below it.
     pub section_prefix: String,
+    /// Hugo's site parameters (`[params]`) that are plain values, by lowercased name (Hugo's
+    /// names are case-insensitive), for `{{< param name >}}`.
+    pub params: BTreeMap<String, String>,
 }
 
 impl SourceTree {
@@ -73,6 +76,7 @@ impl SourceTree {
             pages: Vec::new(),
             notes: Vec::new(),
             section_prefix: String::new(),
+            params: BTreeMap::new(),
         }
     }
 
@@ -136,6 +140,9 @@ pub fn read_tree(
                 tree.title = str_at(&value, &["title"]);
                 tree.language = str_at(&value, &["languageCode"])
                     .or_else(|| str_at(&value, &["default_language"]));
+                if let Some(params) = value.get("params").and_then(|p| p.as_object()) {
+                    tree.params = plain_params(params);
+                }
                 site_config = Some(value);
             }
         }
@@ -347,6 +354,22 @@ fn read_config(
 }
 
 /// A string at a key path of JSON-like data.
+/// The parameters that are strings, numbers or booleans, by lowercased name.
+fn plain_params(params: &serde_json::Map<String, serde_json::Value>) -> BTreeMap<String, String> {
+    params
+        .iter()
+        .filter_map(|(k, v)| {
+            let text = match v {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::Bool(b) => b.to_string(),
+                _ => return None,
+            };
+            Some((k.to_lowercase(), text))
+        })
+        .collect()
+}
+
 pub fn str_at(value: &serde_json::Value, keys: &[&str]) -> Option<String> {
     let mut v = value;
     for k in keys {

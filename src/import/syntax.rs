@@ -86,7 +86,7 @@ pub fn convert(
             continue;
         }
         let line = match from {
-            Generator::Hugo => hugo_refs(line, &mut ctx),
+            Generator::Hugo => hugo_params(&hugo_refs(line, &mut ctx), tree, &mut ctx),
             _ => line.to_string(),
         };
         report_inline(from, &line, origin(i), &mut ctx);
@@ -183,6 +183,45 @@ fn hugo_refs(line: &str, ctx: &mut Ctx<'_>) -> String {
         out.push_str(target.trim_start_matches('/'));
         ctx.out.converted += 1;
         rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Hugo's `{{< param Version >}}` (and `{{% … %}}`, quoted names) as the value of that site
+/// parameter; a parameter the configuration does not give stays, and is reported.
+fn hugo_params(line: &str, tree: &SourceTree, ctx: &mut Ctx<'_>) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(i) = rest.find("{{") {
+        out.push_str(&rest[..i]);
+        let s = &rest[i..];
+        let close = if s.starts_with("{{<") {
+            ">}}"
+        } else if s.starts_with("{{%") {
+            "%}}"
+        } else {
+            out.push_str("{{");
+            rest = &s[2..];
+            continue;
+        };
+        let Some(end) = s.find(close) else {
+            out.push_str(s);
+            return out;
+        };
+        let value = s[3..end]
+            .trim()
+            .strip_prefix("param ")
+            .map(|name| name.trim().trim_matches(['"', '\'']).to_lowercase())
+            .and_then(|name| tree.params.get(&name));
+        match value {
+            Some(v) => {
+                out.push_str(v);
+                ctx.out.converted += 1;
+            }
+            None => out.push_str(&s[..end + close.len()]),
+        }
+        rest = &s[end + close.len()..];
     }
     out.push_str(rest);
     out

@@ -171,6 +171,14 @@ fn hugo_faq_is_split_with_shortcodes_converted_and_leftovers_reported() {
         1
     );
     assert!(reported(&r, "unconverted", "content/kafka/sasl.md:19")[0].contains("youtube"));
+    // Site parameters take their configured value; one the configuration lacks is reported.
+    let upgrade = entry_text(&book, "guides", "how-to-upgrade-the-connector");
+    assert!(upgrade.contains("current release is 3.2.0;"), "{upgrade}");
+    let missing = reported(&r, "unconverted", "content/guides/upgrade.md:7");
+    assert!(
+        missing.len() == 1 && missing[0].contains("param changelogURL"),
+        "{missing:?}"
+    );
     // Proposed errors: the code span of the question and the trace's exception line.
     assert_eq!(
         proposed(&r, "why-does-the-consumer-fail-with-timeoutexception"),

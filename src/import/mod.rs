@@ -9,6 +9,7 @@
 
 mod errors;
 mod faq;
+mod images;
 mod links;
 mod page;
 mod source;
@@ -48,6 +49,8 @@ pub struct ImportReport {
     pub unconverted: Vec<Leftover>,
     /// Generator syntax converted (includes resolved, admonitions, highlight blocks).
     pub converted: usize,
+    /// Images the pages show, copied into the book's `static/images/`.
+    pub images: usize,
     /// Other things to look at: files that are not pages, text outside any question, ….
     pub notes: Vec<Leftover>,
 }
@@ -99,7 +102,7 @@ pub enum ImportError {
     Source(String),
     /// The destination already holds a book or content.
     #[error(
-        "{0} already has a book.toml or a content/ directory; import into a new or empty directory (--into NEW_DIR)"
+        "{0} already has a book.toml, a content/ or a static/ directory; import into a new or empty directory (--into NEW_DIR)"
     )]
     Occupied(PathBuf),
     /// Reading or writing failed.
@@ -131,7 +134,10 @@ pub fn import(
     pages: Option<&Path>,
     into: &Path,
 ) -> Result<ImportReport, ImportError> {
-    if into.join("book.toml").exists() || into.join("content").exists() {
+    if ["book.toml", "content", "static"]
+        .iter()
+        .any(|p| into.join(p).exists())
+    {
         return Err(ImportError::Occupied(into.to_path_buf()));
     }
     let tree = source::read_tree(from, src, pages)?;
@@ -171,6 +177,7 @@ impl fmt::Display for ImportReport {
             ("connectors", self.connectors.len()),
             ("proposed errors", self.proposed_errors.len()),
             ("syntax converted", self.converted),
+            ("images copied", self.images),
             ("dropped front-matter keys", self.dropped_keys.len()),
             ("unconverted syntax", self.unconverted.len()),
             ("other notes", self.notes.len()),

@@ -268,8 +268,8 @@ fn collect_pages(
             if others <= 20 {
                 tree.notes.push(Leftover {
                     at: display(path, &tree.root),
-                    what: "not a Markdown page: not copied (images and downloads need to go \
-                           into the book's static files by hand)"
+                    what: "not a Markdown page, and no page shows it: not copied (downloads \
+                           need to go into the book's static files by hand)"
                         .into(),
                 });
             }

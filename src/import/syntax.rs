@@ -189,7 +189,8 @@ fn hugo_refs(line: &str, ctx: &mut Ctx<'_>) -> String {
 }
 
 /// Hugo's `{{< param Version >}}` (and `{{% … %}}`, quoted names) as the value of that site
-/// parameter; a parameter the configuration does not give stays, and is reported.
+/// parameter, and `{{< figure src="…" alt="…" >}}` (`img`, `image`) as a Markdown image; a
+/// parameter the configuration does not give stays, and is reported.
 fn hugo_params(line: &str, tree: &SourceTree, ctx: &mut Ctx<'_>) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
@@ -209,14 +210,26 @@ fn hugo_params(line: &str, tree: &SourceTree, ctx: &mut Ctx<'_>) -> String {
             out.push_str(s);
             return out;
         };
-        let value = s[3..end]
-            .trim()
-            .strip_prefix("param ")
-            .map(|name| name.trim().trim_matches(['"', '\'']).to_lowercase())
-            .and_then(|name| tree.params.get(&name));
+        let inner = s[3..end].trim();
+        let (name, args) = inner.split_once(char::is_whitespace).unwrap_or((inner, ""));
+        let value = match name {
+            "param" => tree
+                .params
+                .get(&args.trim().trim_matches(['"', '\'']).to_lowercase())
+                .cloned(),
+            // Image shortcodes of Hugo and common themes: a Markdown image (copied later).
+            "figure" | "img" | "image" => named_arg(args, "src").map(|src| {
+                let alt = ["alt", "title", "caption"]
+                    .iter()
+                    .find_map(|a| named_arg(args, a))
+                    .unwrap_or_default();
+                format!("![{}]({src})", alt.replace(['[', ']'], ""))
+            }),
+            _ => None,
+        };
         match value {
             Some(v) => {
-                out.push_str(v);
+                out.push_str(&v);
                 ctx.out.converted += 1;
             }
             None => out.push_str(&s[..end + close.len()]),

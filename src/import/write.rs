@@ -2,6 +2,7 @@
 //! collide, and the entries under `content/` (written to a temporary directory first, so a
 //! failed import leaves no half book).
 
+use super::images::{self, Images};
 use super::links::{self, PageTargets};
 use super::page::{Draft, ascii_slug, proposals};
 use super::source::SourceTree;
@@ -71,14 +72,46 @@ pub fn write_book(
         }
     }
     let tmp = into.join(".content.import-tmp");
-    let result = write_entries(&tmp, &entries, &planned, &targets, &mut outputs, report);
-    let result = result.and_then(|()| {
-        std::fs::rename(&tmp, into.join("content")).map_err(|e| ImportError::io(&tmp, e))
-    });
+    let static_tmp = into.join(".static.import-tmp");
+    let mut images = Images::default();
+    let result = write_entries(
+        &tmp,
+        &entries,
+        &planned,
+        &targets,
+        &mut outputs,
+        (tree, &mut images),
+        report,
+    );
+    let result = result
+        .and_then(|()| {
+            images::copy(&images, &static_tmp).map_err(|e| ImportError::io(&static_tmp, e))
+        })
+        .and_then(|()| {
+            std::fs::rename(&tmp, into.join("content")).map_err(|e| ImportError::io(&tmp, e))
+        })
+        .and_then(|()| match images.copies.is_empty() {
+            true => Ok(()),
+            false => std::fs::rename(&static_tmp, into.join("static"))
+                .map_err(|e| ImportError::io(&static_tmp, e)),
+        });
+    let _ = std::fs::remove_dir_all(&static_tmp);
     if let Err(e) = result {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
     }
+    // Copied images are no longer files left behind.
+    let root = tree
+        .root
+        .canonicalize()
+        .unwrap_or_else(|_| tree.root.clone());
+    let copied: HashSet<String> = images
+        .copies
+        .keys()
+        .map(|f| super::display(f, &root))
+        .collect();
+    report.notes.retain(|n| !copied.contains(&n.at));
+    report.images = images.copies.len();
 
     let mut toml = String::from("[book]\n");
     let title = tree
@@ -115,6 +148,7 @@ fn write_entries(
     planned: &[(String, String)],
     targets: &PageTargets,
     outputs: &mut HashSet<String>,
+    (tree, images): (&SourceTree, &mut Images),
     report: &mut ImportReport,
 ) -> Result<(), ImportError> {
     let mut alias_pages = AliasPages::default();
@@ -188,6 +222,7 @@ fn write_entries(
             &d.source,
             &mut report.notes,
         );
+        let body = images::rewrite(&body, &d.page, tree, images, &d.source, &mut report.notes);
         text.push_str(body.trim_start_matches('\n'));
         if !text.ends_with('\n') {
             text.push('\n');

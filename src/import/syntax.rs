@@ -206,7 +206,8 @@ fn hugo_params(line: &str, tree: &SourceTree, ctx: &mut Ctx<'_>) -> String {
             rest = &s[2..];
             continue;
         };
-        let Some(end) = s.find(close) else {
+        // The closing marker is searched after the opening one (`{{%}}` is not a shortcode).
+        let Some(end) = s[3..].find(close).map(|i| i + 3) else {
             out.push_str(s);
             return out;
         };
@@ -223,7 +224,11 @@ fn hugo_params(line: &str, tree: &SourceTree, ctx: &mut Ctx<'_>) -> String {
                     .iter()
                     .find_map(|a| named_arg(args, a))
                     .unwrap_or_default();
-                format!("![{}]({src})", alt.replace(['[', ']'], ""))
+                format!(
+                    "![{}]({})",
+                    alt.replace(['[', ']'], ""),
+                    src.replace(' ', "%20")
+                )
             }),
             _ => None,
         };
@@ -617,6 +622,28 @@ fn short(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hugo_params_and_images_inline() {
+        let mut t = SourceTree::new(Path::new("."));
+        t.params.insert("version".into(), "3.2".into());
+        let p = Path::new("./page.md");
+        let c = convert(
+            Generator::Hugo,
+            "Get {{< param \"Version\" >}} and {{% param Version %}}.\n{{< figure src=\"/a b.png\" caption=\"The [flow]\" >}}\n{{%}} {{< param nope >}} {{<\n",
+            p,
+            &t,
+            "page.md",
+            1,
+        );
+        assert_eq!(
+            c.text,
+            "Get 3.2 and 3.2.\n![The flow](/a%20b.png)\n{{%}} {{< param nope >}} {{<\n"
+        );
+        assert_eq!(c.converted, 3);
+        assert_eq!(c.unconverted.len(), 1);
+        assert_eq!(c.unconverted[0].at, "page.md:3");
+    }
 
     #[test]
     fn admonitions_of_each_generator_become_alerts() {

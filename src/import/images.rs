@@ -51,19 +51,26 @@ pub fn rewrite(
             });
             continue;
         };
+        // Only an inline `](dest` is rewritten (and its file copied); a reference-style or
+        // `<dest>` image is reported.
+        let text = &body[range.clone()];
+        let Some(at) = text.rfind(&format!("]({dest}")) else {
+            notes.push(Leftover {
+                at: source.to_string(),
+                what: format!("image `{dest}` is not an inline `![…](…)` image: not copied"),
+            });
+            continue;
+        };
         let rel = images
             .copies
             .entry(file.clone())
             .or_insert_with(|| static_path(&file, tree))
             .clone();
-        let text = &body[range.clone()];
-        if let Some(at) = text.rfind(&format!("]({dest}")) {
-            let start = range.start + at + 2;
-            edits.push((
-                start..start + dest.len(),
-                format!("../static/{}", rel.replace(' ', "%20")),
-            ));
-        }
+        let start = range.start + at + 2;
+        edits.push((
+            start..start + dest.len(),
+            format!("../static/{}", rel.replace(' ', "%20")),
+        ));
     }
     let mut out = body.to_string();
     for (range, new) in edits.into_iter().rev() {

@@ -58,7 +58,12 @@ pub(crate) fn build_query(
     if tuning.phrase_pairs
         && let Some(root) = paste.root_cause.and_then(|r| paste.lines.get(r))
     {
-        pair_clauses(&stage, root.text, &mut dfc, &mut clauses);
+        pair_clauses(
+            &stage,
+            crate::paste::message_part(root.text),
+            &mut dfc,
+            &mut clauses,
+        );
     }
     quoted_clauses(&stage, &text, &mut dfc, &mut clauses, &mut field_terms);
     let short = is_short_query(&paste);

@@ -53,7 +53,7 @@ pub enum Baseline {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 16] = [
+pub const ABLATIONS: [&str; 17] = [
     "paste-splitting",
     "rarity-cut",
     "phrase-pairs",
@@ -67,6 +67,7 @@ pub const ABLATIONS: [&str; 16] = [
     "prefix",
     "wrapper",
     "outer-layers",
+    "template-divergence",
     "divergence",
     "connector-agreement",
     "word-confidence",
@@ -81,6 +82,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
         match a.as_str() {
             "paste-splitting" => t.paste_splitting = false,
             "divergence" => t.no_divergence = false,
+            "template-divergence" => t.diverge_penalty = 1.0,
             "connector-agreement" => t.connector_agreement = false,
             "word-confidence" => t.word_confidence = false,
             "rarity-cut" => t.rarity_cut = false,
@@ -129,6 +131,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             (None, "min-word-coverage") => &mut t.min_word_coverage,
             (None, "min-word-known-share") => &mut t.min_word_known_share,
             (None, "min-word-margin") => &mut t.min_word_margin,
+            (None, "diverge-penalty") => &mut t.diverge_penalty,
             (None, "max-terms") => {
                 t.max_terms = v.max(1.0) as usize;
                 continue;

@@ -157,6 +157,7 @@ impl BookIndex {
         opts: &SearchOptions,
     ) -> Result<SearchResults, SearchError> {
         let Scored { hits, matches } = scored;
+        let (hits, matches) = (hits.as_slice(), matches.as_slice());
         // Every shown document is read even after one fails, so a lazily loaded index learns
         // all the blocks it lacks in one round.
         let mut failed: Option<tantivy::TantivyError> = None;
@@ -172,6 +173,50 @@ impl BookIndex {
             .collect();
         if let Some(e) = failed {
             return Err(e.into());
+        }
+        // A hit whose error text the query repeats up to a point and then goes on differently
+        // (`Long cannot be cast to Integer` against `Integer cannot be cast to Long`) is the
+        // same message template with another outcome: it moves below the hits shown with it
+        // by its score times `diverge_penalty`.
+        let mut order: Vec<(f32, usize)> = hits
+            .iter()
+            .zip(&docs)
+            .enumerate()
+            .map(|(i, (h, doc))| {
+                let errors: Vec<&str> = doc
+                    .iter()
+                    .flat_map(|d| d.get_all(self.kb.text[F_SIG]))
+                    .filter_map(|v| v.as_str())
+                    .collect();
+                let (run, _, diverges) = error_overlap(&errors, &built.sig_lines);
+                let demoted = opts.tuning.diverge_penalty < 1.0
+                    && run >= opts.tuning.min_error_run
+                    && diverges;
+                let score = if demoted {
+                    h.0 * opts.tuning.diverge_penalty.max(0.0)
+                } else {
+                    h.0
+                };
+                (score, i)
+            })
+            .collect();
+        // Stable: equal scores keep the ranked order.
+        order.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut slots: Vec<Option<(Candidate, Option<TantivyDocument>, Matches)>> = hits
+            .iter()
+            .zip(docs)
+            .zip(matches.iter())
+            .map(|((h, d), m)| Some((*h, d, m.clone())))
+            .collect();
+        let mut hits: Vec<Candidate> = Vec::with_capacity(slots.len());
+        let mut docs: Vec<Option<TantivyDocument>> = Vec::with_capacity(slots.len());
+        let mut matches: Vec<Matches> = Vec::with_capacity(slots.len());
+        for (score, i) in order {
+            if let Some((h, d, m)) = slots.get_mut(i).and_then(Option::take) {
+                hits.push((score, h.1));
+                docs.push(d);
+                matches.push(m);
+            }
         }
         let mut signals = Signals::default();
         if let (Some(h), Some(m)) = (hits.first(), matches.first()) {
@@ -203,7 +248,7 @@ impl BookIndex {
         }
         let confident = !hits.is_empty() && is_confident(&signals, &opts.tuning);
         let mut out = Vec::with_capacity(hits.len());
-        for ((&(score, _), doc), m) in hits.iter().zip(docs).zip(matches) {
+        for ((&(score, _), doc), m) in hits.iter().zip(docs).zip(&matches) {
             let Some(doc) = doc else { continue };
             let (version_match, fixed_in) = match &opts.version {
                 Some((product, version)) => {

@@ -588,3 +588,51 @@ fn one_line_in_the_entrys_own_words_is_confident() {
         .1
     );
 }
+
+#[test]
+fn the_same_message_template_with_another_outcome_moves_down() {
+    let docs = vec![
+        entry(
+            "int-to-long",
+            "holo",
+            "Integer cannot be cast to Long when a job reads the table",
+            &["java.lang.ClassCastException: java.lang.Integer cannot be cast to java.lang.Long"],
+            "The table declares BIGINT where the source holds INT.",
+            "",
+        ),
+        entry(
+            "long-to-int",
+            "mysql",
+            "ClassCastException java.lang.Long cannot be cast to java.lang.Integer: unsigned INT",
+            &[],
+            "An unsigned INT arrives as a Java Long; declared as INT it fails with \
+             java.lang.ClassCastException: java.lang.Long cannot be cast to java.lang.Integer.",
+            "",
+        ),
+        entry(
+            "other",
+            "logs",
+            "Missing permission",
+            &[],
+            "Grant read access.",
+            "",
+        ),
+    ];
+    let idx = BookIndex::open(build_packed_index(&docs).unwrap()).unwrap();
+    let q = "java.lang.ClassCastException: java.lang.Long cannot be cast to java.lang.Integer";
+    assert_eq!(
+        top_with(&idx, q, Tuning::default()).as_deref(),
+        Some("long-to-int")
+    );
+    let off = Tuning {
+        diverge_penalty: 1.0,
+        ..Tuning::default()
+    };
+    assert_eq!(top_with(&idx, q, off).as_deref(), Some("int-to-long"));
+    // The entry's own message still finds it first.
+    let own = "java.lang.ClassCastException: java.lang.Integer cannot be cast to java.lang.Long";
+    assert_eq!(
+        top_with(&idx, own, Tuning::default()).as_deref(),
+        Some("int-to-long")
+    );
+}

@@ -76,6 +76,9 @@ pub struct Tuning {
     /// users' queries, only a documented error repeated verbatim made the first hit right
     /// ≥ 95% of the time; score floors, coverage and margins did not.
     pub min_known_share: f32,
+    /// Score factor of a shown hit whose error text the query repeats for `min_error_run`
+    /// tokens and then goes on differently (same template, another outcome); 1: off.
+    pub diverge_penalty: f32,
     /// ... and the query does not go on differently where the error text goes on (see
     /// [`crate::Signals::error_diverges`]).
     pub no_divergence: bool,
@@ -141,6 +144,7 @@ impl Default for Tuning {
             min_error_share: 0.5,
             min_known_share: 0.7,
             no_divergence: true,
+            diverge_penalty: 0.5,
             connector_agreement: true,
             word_confidence: true,
             min_word_coverage: 0.8,
@@ -161,6 +165,7 @@ impl Tuning {
         Tuning {
             plain_bm25: true,
             coverage_rerank: false,
+            diverge_penalty: 1.0,
             ..Tuning::default()
         }
     }

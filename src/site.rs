@@ -300,6 +300,11 @@ fn render_bodies(
             .entry(e.id.clone())
             .or_insert((e.url.clone(), ids.clone()));
     }
+    // Image sources into static/ are checked against the book's own static files.
+    targets.static_files = book_static_files(&config.root);
+    let mut statics: Vec<&String> = targets.static_files.iter().collect();
+    statics.sort();
+    std::hash::Hash::hash(&statics, &mut targets_fp);
     // The raw-HTML policy changes every body that has raw HTML.
     std::hash::Hash::hash(&config.output.html.sanitize_html, &mut targets_fp);
     let targets_fp = std::hash::Hasher::finish(&targets_fp);
@@ -620,6 +625,27 @@ impl IncrementalSite {
             self.dest.clone(),
         ))
     }
+}
+
+/// The files of the book's `static/` directory, relative to it (`images/a.png`); an
+/// unreadable directory lists what it could (the copy step reports the error).
+fn book_static_files(root: &Path) -> std::collections::HashSet<String> {
+    let dir = root.join("static");
+    walkdir::WalkDir::new(&dir)
+        .follow_links(false)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| {
+            let rel = e.path().strip_prefix(&dir).ok()?;
+            Some(
+                rel.components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -11,6 +11,30 @@ pub struct LinkTargets {
     pub by_path: HashMap<String, String>,
     /// Id → (output url, heading ids).
     pub by_id: HashMap<String, (String, HashSet<String>)>,
+    /// The book's own static files, relative to `static/` (`images/a.png`).
+    pub static_files: HashSet<String>,
+}
+
+/// The file below the site's `static/` that an image source on page `page_url` points at,
+/// when it points into `static/` and the book has no such file (a relative path only:
+/// URLs, absolute paths and `data:` are not checked).
+pub(super) fn missing_static_image(
+    dest: &str,
+    page_url: &str,
+    static_files: &HashSet<String>,
+) -> Option<String> {
+    let dest = dest.trim();
+    if dest.is_empty() || dest.contains(':') || dest.starts_with(['/', '#']) {
+        return None;
+    }
+    let path = dest
+        .split(['?', '#'])
+        .next()
+        .unwrap_or(dest)
+        .replace("%20", " ");
+    let rel = join(page_url, &path)?;
+    let file = rel.strip_prefix("static/")?;
+    (!static_files.contains(file)).then(|| rel.clone())
 }
 
 /// Whether a link runs script or embeds a document (`javascript:`, `vbscript:`, `data:`),

@@ -4,7 +4,7 @@
 
 use crate::diagnostic::{Diagnostic, line_col};
 use crate::html::escape;
-use crate::render::links::{LinkTargets, is_unsafe_scheme, resolve_link};
+use crate::render::links::{LinkTargets, is_unsafe_scheme, missing_static_image, resolve_link};
 use crate::urls::slugify;
 use pulldown_cmark::{
     BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
@@ -323,6 +323,35 @@ impl MarkdownRenderer {
                         id,
                     })
                 }
+                Event::Start(Tag::Image {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                }) => {
+                    if let Some(missing) =
+                        missing_static_image(&dest_url, page_url, &targets.static_files)
+                    {
+                        let (l, c) = at(range.start);
+                        diags.push(
+                            Diagnostic::warning(
+                                file,
+                                l,
+                                c,
+                                format!("image `{dest_url}`: the book has no {missing}"),
+                            )
+                            .with_hint(
+                                "put the file into the book's static/ directory or fix the path",
+                            ),
+                        );
+                    }
+                    Event::Start(Tag::Image {
+                        link_type,
+                        dest_url,
+                        title,
+                        id,
+                    })
+                }
                 Event::Start(Tag::BlockQuote(Some(kind))) => {
                     let (class, label) = admonition(kind);
                     Event::Html(format!("<div class=\"admonition {class}\" role=\"note\"><p class=\"admonition-title\">{label}</p>\n").into())
@@ -505,7 +534,25 @@ mod tests {
             "b".into(),
             ("mysql/b.html".into(), ["solution".to_string()].into()),
         );
+        t.static_files.insert("images/flow chart.png".into());
         t
+    }
+
+    #[test]
+    fn images_into_static_must_exist() {
+        let (_, d) = render(
+            "![a](../static/images/flow%20chart.png) ![b](https://x.example/b.png)\n\n\
+             ![c](../static/images/gone.png?v=2) ![d](data:image/png;base64,AAAA) ![e](pic.png)\n",
+        );
+        // Only the missing file under static/ is reported, with its line; the rest are not
+        // the book's static files to check.
+        assert_eq!(d.len(), 1, "{d:?}");
+        let text = d[0].to_string();
+        assert!(
+            text.contains("static/images/gone.png") && text.contains(":12:"),
+            "{text}"
+        );
+        assert!(!d[0].is_error());
     }
 
     fn render(body: &str) -> (RenderedBody, Vec<Diagnostic>) {

@@ -20,6 +20,7 @@ use crate::render::{templates, theme};
 use crate::search_assets::{self, AssetMode, SearchAssets};
 use crate::urls;
 use rayon::prelude::*;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -116,8 +117,20 @@ pub fn render_site(
             None
         }
     };
+    // Read once: pages link the theme's files, bodies' image paths are checked against them.
+    let statics = match theme::static_files(&config.root) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            diags.push(
+                Diagnostic::error("static", 0, 0, format!("cannot read static files: {e}"))
+                    .with_hint("check the book's static/ directory"),
+            );
+            None
+        }
+    };
     progress.stage("rendering markdown");
-    let (bodies, mut link_diags) = render_bodies(&book, config, cache);
+    let static_names: HashSet<String> = statics.iter().flatten().map(|(p, _)| p.clone()).collect();
+    let (bodies, mut link_diags) = render_bodies(&book, config, cache, static_names);
     diags.append(&mut link_diags);
     // Rendered, the Markdown is read no more: a one-shot build frees it (a large book's text
     // is hundreds of MB). `kbook serve` keeps its entries for the next rebuild, and an entry
@@ -129,9 +142,9 @@ pub fn render_site(
             }
         }
     }
-    // Templates that failed to load left an error in `diags`.
-    let (tera, tera_fp) = match tera {
-        Some(t) if !fails(&diags, opts.deny_warnings) => t,
+    // Templates or static files that failed to load left an error in `diags`.
+    let (tera, tera_fp, statics) = match (tera, statics) {
+        (Some((t, fp)), Some(statics)) if !fails(&diags, opts.deny_warnings) => (t, fp, statics),
         _ => return Err(sorted(diags)),
     };
     // Begun only now: a book with errors creates nothing beside the destination.
@@ -192,12 +205,6 @@ pub fn render_site(
         Ok(assets.files)
     };
     let pages_job = || -> Result<Vec<OutputFile>, Vec<Diagnostic>> {
-        let statics = theme::static_files(&config.root).map_err(|e| {
-            vec![
-                Diagnostic::error("static", 0, 0, format!("cannot read static files: {e}"))
-                    .with_hint("check the book's static/ directory"),
-            ]
-        })?;
         // The `?v=` version covers only files with fixed names that pages link to (the theme
         // and search.js). The index and module are found through search/manifest.*, so a
         // changed entry changes no other page's HTML (CDN caches keep them).
@@ -276,8 +283,12 @@ fn render_bodies(
     book: &Book,
     config: &Config,
     cache: &mut BuildCache,
+    static_files: HashSet<String>,
 ) -> (Vec<Arc<RenderedBody>>, Vec<Diagnostic>) {
-    let mut targets = LinkTargets::default();
+    let mut targets = LinkTargets {
+        static_files,
+        ..LinkTargets::default()
+    };
     let headings: Vec<_> = book
         .entries
         .par_iter()
@@ -300,8 +311,7 @@ fn render_bodies(
             .entry(e.id.clone())
             .or_insert((e.url.clone(), ids.clone()));
     }
-    // Image sources into static/ are checked against the book's own static files.
-    targets.static_files = book_static_files(&config.root);
+    // Image sources into static/ are checked against the site's static files.
     let mut statics: Vec<&String> = targets.static_files.iter().collect();
     statics.sort();
     std::hash::Hash::hash(&statics, &mut targets_fp);
@@ -625,27 +635,6 @@ impl IncrementalSite {
             self.dest.clone(),
         ))
     }
-}
-
-/// The files of the book's `static/` directory, relative to it (`images/a.png`); an
-/// unreadable directory lists what it could (the copy step reports the error).
-fn book_static_files(root: &Path) -> std::collections::HashSet<String> {
-    let dir = root.join("static");
-    walkdir::WalkDir::new(&dir)
-        .follow_links(false)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .filter_map(|e| {
-            let rel = e.path().strip_prefix(&dir).ok()?;
-            Some(
-                rel.components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/"),
-            )
-        })
-        .collect()
 }
 
 #[cfg(test)]

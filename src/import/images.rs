@@ -11,9 +11,26 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The images to copy: source file → its path below the book's `static/`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Images {
+    /// The source tree's root, resolved once (images must lie inside it).
+    root: PathBuf,
     pub copies: BTreeMap<PathBuf, String>,
+}
+
+impl Images {
+    /// No images yet, for the tree at `root`.
+    pub fn new(root: &Path) -> Self {
+        Images {
+            root: root.canonicalize().unwrap_or_else(|_| root.to_path_buf()),
+            copies: BTreeMap::new(),
+        }
+    }
+
+    /// A copied file's path relative to the source root, as reports name it.
+    pub fn display(&self, file: &Path) -> String {
+        super::display(file, &self.root)
+    }
 }
 
 /// `body` (of an entry from the source page `page`, below the pages directory) with its image
@@ -44,7 +61,7 @@ pub fn rewrite(
         if dest.starts_with("data:") {
             continue;
         }
-        let Some(file) = find(&dest, &page_dir, tree) else {
+        let Some(file) = find(&dest, &page_dir, tree, &images.root) else {
             notes.push(Leftover {
                 at: source.to_string(),
                 what: format!("image `{dest}` is not in the source tree: its link is kept"),
@@ -61,11 +78,8 @@ pub fn rewrite(
             });
             continue;
         };
-        let rel = images
-            .copies
-            .entry(file.clone())
-            .or_insert_with(|| static_path(&file, tree))
-            .clone();
+        let rel = static_path(&file, &images.root);
+        images.copies.insert(file, rel.clone());
         let start = range.start + at + 2;
         edits.push((
             start..start + dest.len(),
@@ -81,7 +95,7 @@ pub fn rewrite(
 
 /// The image file `dest` names, inside the source tree: relative to the page, or from the
 /// site root (`/img/x.png`: the generators' static folder, the pages directory, the root).
-fn find(dest: &str, page_dir: &Path, tree: &SourceTree) -> Option<PathBuf> {
+fn find(dest: &str, page_dir: &Path, tree: &SourceTree, root: &Path) -> Option<PathBuf> {
     let path = dest.split(['?', '#']).next().unwrap_or(dest);
     let path = path.replace("%20", " ");
     let candidates: Vec<PathBuf> = match path.strip_prefix('/') {
@@ -92,27 +106,16 @@ fn find(dest: &str, page_dir: &Path, tree: &SourceTree) -> Option<PathBuf> {
             .collect(),
         None => vec![page_dir.join(&path)],
     };
-    let root = tree.root.canonicalize().ok()?;
     candidates
         .into_iter()
         .filter_map(|c| c.canonicalize().ok())
-        .find(|c| c.starts_with(&root) && c.is_file())
+        .find(|c| c.starts_with(root) && c.is_file())
 }
 
 /// Where a copy goes below the book's `static/`: `images/` and the file's path in the source
 /// tree (without a leading `static/`), so two images never meet.
-fn static_path(file: &Path, tree: &SourceTree) -> String {
-    let root = tree
-        .root
-        .canonicalize()
-        .unwrap_or_else(|_| tree.root.clone());
-    let rel = file
-        .strip_prefix(&root)
-        .unwrap_or(file)
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/");
+fn static_path(file: &Path, root: &Path) -> String {
+    let rel = super::display(file, root);
     let rel = rel.strip_prefix("static/").unwrap_or(&rel);
     format!("images/{rel}")
 }

@@ -197,71 +197,72 @@ fn hugo_params(line: &str, tree: &SourceTree, ctx: &mut Ctx<'_>) -> String {
     while let Some(i) = rest.find("{{") {
         out.push_str(&rest[..i]);
         let s = &rest[i..];
-        let close = if s.starts_with("{{<") {
-            ">}}"
-        } else if s.starts_with("{{%") {
-            "%}}"
-        } else {
+        let Some((inner, after)) = shortcode_at(s) else {
             out.push_str("{{");
             rest = &s[2..];
             continue;
         };
-        // The closing marker is searched after the opening one (`{{%}}` is not a shortcode).
-        let Some(end) = s[3..].find(close).map(|i| i + 3) else {
-            out.push_str(s);
-            return out;
-        };
-        let inner = s[3..end].trim();
-        let (name, args) = inner.split_once(char::is_whitespace).unwrap_or((inner, ""));
-        let value = match name {
-            "param" => tree
-                .params
-                .get(&args.trim().trim_matches(['"', '\'']).to_lowercase())
-                .cloned(),
-            // Image shortcodes of Hugo and common themes: a Markdown image (copied later).
-            "figure" | "img" | "image" => named_arg(args, "src").map(|src| {
-                let alt = ["alt", "title", "caption"]
-                    .iter()
-                    .find_map(|a| named_arg(args, a))
-                    .unwrap_or_default();
-                format!(
-                    "![{}]({})",
-                    alt.replace(['[', ']'], ""),
-                    src.replace(' ', "%20")
-                )
-            }),
-            _ => None,
-        };
-        match value {
+        match inline_value(inner, tree) {
             Some(v) => {
                 out.push_str(&v);
                 ctx.out.converted += 1;
             }
-            None => out.push_str(&s[..end + close.len()]),
+            None => out.push_str(&s[..s.len() - after.len()]),
         }
-        rest = &s[end + close.len()..];
+        rest = after;
     }
     out.push_str(rest);
     out
 }
 
-/// `{{< ref "x" >}}…` at the start of `s`: the target and the text after the shortcode.
-fn hugo_ref(s: &str) -> Option<(&str, &str)> {
-    let (inner_start, close) = if s.starts_with("{{<") {
-        (3, ">}}")
+/// What an inline shortcode (`name args`) becomes: a site parameter's value, or a Markdown
+/// image for the image shortcodes of Hugo and common themes (copied later).
+fn inline_value(inner: &str, tree: &SourceTree) -> Option<String> {
+    let (name, args) = inner.split_once(char::is_whitespace).unwrap_or((inner, ""));
+    match name {
+        "param" => tree
+            .params
+            .get(&args.trim().trim_matches(['"', '\'']).to_lowercase())
+            .cloned(),
+        "figure" | "img" | "image" => named_arg(args, "src").map(|src| {
+            let alt = ["alt", "title", "caption"]
+                .iter()
+                .find_map(|a| named_arg(args, a))
+                .unwrap_or_default();
+            format!(
+                "![{}]({})",
+                alt.replace(['[', ']'], ""),
+                src.replace(' ', "%20")
+            )
+        }),
+        _ => None,
+    }
+}
+
+/// A shortcode `{{< … >}}` or `{{% … %}}` at the start of `s`: its inner text (trimmed) and
+/// the text after it. The closing marker is looked for after the opening one (`{{%}}` is
+/// not a shortcode).
+fn shortcode_at(s: &str) -> Option<(&str, &str)> {
+    let close = if s.starts_with("{{<") {
+        ">}}"
     } else if s.starts_with("{{%") {
-        (3, "%}}")
+        "%}}"
     } else {
         return None;
     };
-    let end = s.find(close)?;
-    let inner = s.get(inner_start..end)?.trim();
+    let end = s.get(3..)?.find(close)? + 3;
+    Some((s[3..end].trim(), &s[end + close.len()..]))
+}
+
+/// `{{< ref "x" >}}…` at the start of `s`: the target and the text after the shortcode.
+fn hugo_ref(s: &str) -> Option<(&str, &str)> {
+    let (inner, after) = shortcode_at(s)?;
     let arg = inner
         .strip_prefix("relref")
         .or_else(|| inner.strip_prefix("ref"))?
         .trim()
         .trim_matches(['"', '\'']);
-    (!arg.is_empty() && !arg.contains(char::is_whitespace)).then(|| (arg, &s[end + close.len()..]))
+    (!arg.is_empty() && !arg.contains(char::is_whitespace)).then_some((arg, after))
 }
 
 /// `{{< name args >}}` or `{{% name args %}}` alone on a line: its name and arguments.

@@ -73,7 +73,7 @@ pub fn write_book(
     }
     let tmp = into.join(".content.import-tmp");
     let static_tmp = into.join(".static.import-tmp");
-    let mut images = Images::default();
+    let mut images = Images::new(&tree.root);
     let result = write_entries(
         &tmp,
         &entries,
@@ -101,15 +101,7 @@ pub fn write_book(
         return Err(e);
     }
     // Copied images are no longer files left behind.
-    let root = tree
-        .root
-        .canonicalize()
-        .unwrap_or_else(|_| tree.root.clone());
-    let copied: HashSet<String> = images
-        .copies
-        .keys()
-        .map(|f| super::display(f, &root))
-        .collect();
+    let copied: HashSet<String> = images.copies.keys().map(|f| images.display(f)).collect();
     report.notes.retain(|n| !copied.contains(&n.at));
     report.images = images.copies.len();
 

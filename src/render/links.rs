@@ -11,7 +11,7 @@ pub struct LinkTargets {
     pub by_path: HashMap<String, String>,
     /// Id → (output url, heading ids).
     pub by_id: HashMap<String, (String, HashSet<String>)>,
-    /// The book's own static files, relative to `static/` (`images/a.png`).
+    /// The site's static files (theme and book), relative to `static/` (`images/a.png`).
     pub static_files: HashSet<String>,
 }
 

@@ -157,13 +157,12 @@ impl BookIndex {
         opts: &SearchOptions,
     ) -> Result<SearchResults, SearchError> {
         let Scored { hits, matches } = scored;
-        let (hits, matches) = (hits.as_slice(), matches.as_slice());
         // Every shown document is read even after one fails, so a lazily loaded index learns
         // all the blocks it lacks in one round.
         let mut failed: Option<tantivy::TantivyError> = None;
-        let docs: Vec<Option<TantivyDocument>> = hits
+        let docs: Vec<TantivyDocument> = hits
             .iter()
-            .map(|h| match self.searcher.doc::<TantivyDocument>(h.1) {
+            .filter_map(|h| match self.searcher.doc::<TantivyDocument>(h.1) {
                 Ok(d) => Some(d),
                 Err(e) => {
                     failed.get_or_insert(e);
@@ -176,80 +175,58 @@ impl BookIndex {
         }
         // A hit whose error text the query repeats up to a point and then goes on differently
         // (`Long cannot be cast to Integer` against `Integer cannot be cast to Long`) is the
-        // same message template with another outcome: it moves below the hits shown with it
-        // by its score times `diverge_penalty`.
-        let mut order: Vec<(f32, usize)> = hits
+        // same message template with another outcome: its score is multiplied by
+        // `diverge_penalty`, and it moves below the hits shown with it.
+        let penalty = opts.tuning.diverge_penalty.clamp(0.0, 1.0);
+        let mut shown: Vec<Shown<'_>> = hits
             .iter()
-            .zip(&docs)
-            .enumerate()
-            .map(|(i, (h, doc))| {
-                let errors: Vec<&str> = doc
-                    .iter()
-                    .flat_map(|d| d.get_all(self.kb.text[F_SIG]))
-                    .filter_map(|v| v.as_str())
-                    .collect();
-                let (run, _, diverges) = error_overlap(&errors, &built.sig_lines);
-                let demoted = opts.tuning.diverge_penalty < 1.0
-                    && run >= opts.tuning.min_error_run
-                    && diverges;
-                let score = if demoted {
-                    h.0 * opts.tuning.diverge_penalty.max(0.0)
-                } else {
-                    h.0
-                };
-                (score, i)
+            .zip(docs)
+            .zip(matches)
+            .map(|((&(score, _), doc), m)| {
+                let overlap = error_overlap(&self.error_texts(&doc), &built.sig_lines);
+                let demoted = overlap.0 >= opts.tuning.min_error_run && overlap.2;
+                let score = if demoted { score * penalty } else { score };
+                Shown {
+                    score,
+                    doc,
+                    matches: m,
+                    overlap,
+                }
             })
             .collect();
         // Stable: equal scores keep the ranked order.
-        order.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut slots: Vec<Option<(Candidate, Option<TantivyDocument>, Matches)>> = hits
-            .iter()
-            .zip(docs)
-            .zip(matches.iter())
-            .map(|((h, d), m)| Some((*h, d, m.clone())))
-            .collect();
-        let mut hits: Vec<Candidate> = Vec::with_capacity(slots.len());
-        let mut docs: Vec<Option<TantivyDocument>> = Vec::with_capacity(slots.len());
-        let mut matches: Vec<Matches> = Vec::with_capacity(slots.len());
-        for (score, i) in order {
-            if let Some((h, d, m)) = slots.get_mut(i).and_then(Option::take) {
-                hits.push((score, h.1));
-                docs.push(d);
-                matches.push(m);
-            }
-        }
+        shown.sort_by(|a, b| b.score.total_cmp(&a.score));
         let mut signals = Signals::default();
-        if let (Some(h), Some(m)) = (hits.first(), matches.first()) {
-            (signals.coverage, signals.phrase) = coverage(built, m);
-            signals.top_score = h.0;
+        if let Some(first) = shown.first() {
+            (signals.coverage, signals.phrase) = coverage(built, first.matches);
+            signals.top_score = first.score;
             signals.known_share = built.known_share;
             signals.one_line = built.one_line;
-            signals.margin = match hits.get(1) {
-                Some(second) if second.0 > 0.0 => h.0 / second.0,
+            signals.margin = match shown.get(1) {
+                Some(second) if second.score > 0.0 => first.score / second.score,
                 _ => MARGIN_ALONE,
             };
-        }
-        if let Some(Some(doc)) = docs.first() {
-            let connector = first_text(doc, self.kb.connector).unwrap_or("");
+            let connector = first_text(&first.doc, self.kb.connector).unwrap_or("");
             signals.other_connector = !built.named_connectors.is_empty()
                 && !built
                     .named_connectors
                     .iter()
-                    .any(|n| connector == n || connector.split('-').any(|part| part == n));
-            let errors: Vec<&str> = doc
-                .get_all(self.kb.text[F_SIG])
-                .filter_map(|v| v.as_str())
-                .collect();
+                    .any(|n| connector.split('-').any(|part| part == n));
             (
                 signals.error_run,
                 signals.error_share,
                 signals.error_diverges,
-            ) = error_overlap(&errors, &built.sig_lines);
+            ) = first.overlap;
         }
-        let confident = !hits.is_empty() && is_confident(&signals, &opts.tuning);
-        let mut out = Vec::with_capacity(hits.len());
-        for ((&(score, _), doc), m) in hits.iter().zip(docs).zip(&matches) {
-            let Some(doc) = doc else { continue };
+        let confident = !shown.is_empty() && is_confident(&signals, &opts.tuning);
+        let mut out = Vec::with_capacity(shown.len());
+        for Shown {
+            score,
+            doc,
+            matches: m,
+            ..
+        } in shown
+        {
             let (version_match, fixed_in) = match &opts.version {
                 Some((product, version)) => {
                     let specs = first_text(&doc, self.kb.versions).unwrap_or("[]");
@@ -258,10 +235,6 @@ impl BookIndex {
                 }
                 None => (None, None),
             };
-            let errors: Vec<&str> = doc
-                .get_all(self.kb.text[F_SIG])
-                .filter_map(|v| v.as_str())
-                .collect();
             let body = first_text(&doc, self.kb.text[F_BODY]).unwrap_or("");
             out.push(Hit {
                 id: first_text(&doc, self.kb.id).unwrap_or("").to_string(),
@@ -274,7 +247,7 @@ impl BookIndex {
                     .to_string(),
                 kind: first_text(&doc, self.kb.kind).unwrap_or("").to_string(),
                 score,
-                matched_error: best_error(&errors, built),
+                matched_error: best_error(&self.error_texts(&doc), built),
                 snippet: snippet(body, &built.field_terms[F_BODY], Analyzer::Prose),
                 version_match,
                 fixed_in,
@@ -288,6 +261,13 @@ impl BookIndex {
             confident,
             signals,
         })
+    }
+
+    /// A stored document's documented error texts.
+    fn error_texts<'d>(&self, doc: &'d TantivyDocument) -> Vec<&'d str> {
+        doc.get_all(self.kb.text[F_SIG])
+            .filter_map(|v| v.as_str())
+            .collect()
     }
 
     /// For each hit, which clauses matched and what they contributed.
@@ -325,6 +305,15 @@ impl BookIndex {
         }
         Ok(out)
     }
+}
+
+/// A shown hit with its document, the clauses it matched and how the query overlaps its
+/// error texts (longest run, share of that error, whether both go on differently).
+struct Shown<'a> {
+    score: f32,
+    doc: TantivyDocument,
+    matches: &'a Matches,
+    overlap: (usize, f32, bool),
 }
 
 /// [`Signals::margin`] when there is no second hit.

@@ -397,6 +397,16 @@ fn top_with(idx: &BookIndex, q: &str, tuning: Tuning) -> Option<String> {
     r.hits.first().map(|h| h.id.clone())
 }
 
+/// The first hit's id and whether it is confident.
+fn top_confident(idx: &BookIndex, q: &str, tuning: Tuning) -> (String, bool) {
+    let opts = SearchOptions {
+        tuning,
+        ..Default::default()
+    };
+    let r = idx.search(q, &opts).unwrap();
+    (r.hits[0].id.clone(), r.confident)
+}
+
 /// Two entries about the same event; only one belongs to the connector the question names, and
 /// the other one's title matches more of the question's words.
 fn scaling_pair() -> BookIndex {
@@ -472,23 +482,10 @@ fn last_word_matches_as_a_prefix() {
 #[test]
 fn an_error_pasted_from_another_connector_is_not_confident() {
     let idx = open();
-    let confident = |q: &str, tuning: Tuning| {
-        let opts = SearchOptions {
-            tuning,
-            ..Default::default()
-        };
-        let r = idx.search(q, &opts).unwrap();
-        (r.hits[0].id.clone(), r.confident)
-    };
+    let confident = |q: &str, tuning: Tuning| top_confident(&idx, q, tuning);
     let error = "java.io.EOFException: SSL peer shut down incorrectly";
-    let from_kafka = format!(
-        "{error}
-while reading from kafka"
-    );
-    let from_mysql = format!(
-        "{error}
-while reading from mysql"
-    );
+    let from_kafka = format!("{error}\nwhile reading from kafka");
+    let from_mysql = format!("{error}\nwhile reading from mysql");
     // The entry is still the closest, but it belongs to MySQL and the reader runs Kafka.
     assert_eq!(
         confident(&from_kafka, Tuning::default()),
@@ -550,14 +547,7 @@ fn chinese_question_words_do_not_pick_the_entry() {
 #[test]
 fn one_line_in_the_entrys_own_words_is_confident() {
     let idx = open();
-    let confident = |q: &str, tuning: Tuning| {
-        let opts = SearchOptions {
-            tuning,
-            ..Default::default()
-        };
-        let r = idx.search(q, &opts).unwrap();
-        (r.hits[0].id.clone(), r.confident)
-    };
+    let confident = |q: &str, tuning: Tuning| top_confident(&idx, q, tuning);
     let q = "offsets are not committed to kafka on checkpoints";
     assert_eq!(
         confident(q, Tuning::default()),

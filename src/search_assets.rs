@@ -102,20 +102,21 @@ pub fn build_search_assets(
         AssetMode::Serve => kbook_search::build_packed_index_keeping(docs, kept),
     }
     .context("cannot build the search index")?;
-    let mut files: Vec<OutputFile> = Vec::new();
-    let mut put = |path: String, bytes: Vec<u8>| -> Result<()> {
+    // With a writer each file is written at once; without, kept for the caller.
+    let emit = |path: String, bytes: Vec<u8>, kept: &mut Vec<OutputFile>| -> Result<()> {
         match writer {
             Some(w) => w
                 .write(&path, &bytes)
                 .with_context(|| format!("cannot write {path}")),
             None => {
-                files.push((path, Arc::new(bytes)));
+                kept.push((path, Arc::new(bytes)));
                 Ok(())
             }
         }
     };
+    let mut files: Vec<OutputFile> = Vec::new();
     let (path, js) = search_js_file();
-    put(path, js)?;
+    emit(path, js, &mut files)?;
     if mode == AssetMode::Serve {
         let meta = SearchMeta {
             index: "search/index.bin".into(),
@@ -125,10 +126,10 @@ pub fn build_search_assets(
             head: None,
             blocks: None,
         };
-        put(meta.index.clone(), index)?;
-        put(meta.wasm.clone(), WASM.to_vec())?;
+        emit(meta.index.clone(), index, &mut files)?;
+        emit(meta.wasm.clone(), WASM.to_vec(), &mut files)?;
         for (path, bytes) in manifest_files(&meta)? {
-            put(path, bytes)?;
+            emit(path, bytes, &mut files)?;
         }
         return Ok(SearchAssets { files, meta });
     }
@@ -137,23 +138,41 @@ pub fn build_search_assets(
     let index_hash = short_hash(&index);
     let index_path = format!("search/index.{index_hash}.bin");
     let wasm_path = format!("search/kbook-search.{}.wasm", short_hash(WASM));
-    let index_js = js_wrapper(&index_path, &index)?;
-    let index_js_path = format!("search/index.{}.js", short_hash(&index_js));
-    put(index_js_path.clone(), index_js)?;
-    let wasm_js = js_wrapper(&wasm_path, WASM)?;
-    let wasm_js_path = format!("search/kbook-search.{}.js", short_hash(&wasm_js));
-    put(wasm_js_path.clone(), wasm_js)?;
-    put(wasm_path.clone(), WASM.to_vec())?;
-    // Over http the browser loads the head and fetches blocks as searches need them.
-    let split = kbook_search::blocks::split_packed_ranges(&index)
-        .context("cannot split the search index")?;
     let head_path = format!("search/index.{index_hash}.head");
     let blocks_dir = format!("search/blocks.{index_hash}/");
-    put(head_path.clone(), split.head)?;
-    for (i, block) in split.blocks.into_iter().enumerate() {
-        put(format!("{blocks_dir}{i}.bin"), index[block].to_vec())?;
-    }
-    put(index_path.clone(), index)?;
+    // The file:// script copies and the http files are independent: made side by side.
+    let (scripts, http) = rayon::join(
+        || -> Result<(Vec<OutputFile>, String, String)> {
+            let mut kept = Vec::new();
+            let index_js = js_wrapper(&index_path, &index)?;
+            let index_js_path = format!("search/index.{}.js", short_hash(&index_js));
+            emit(index_js_path.clone(), index_js, &mut kept)?;
+            let wasm_js = js_wrapper(&wasm_path, WASM)?;
+            let wasm_js_path = format!("search/kbook-search.{}.js", short_hash(&wasm_js));
+            emit(wasm_js_path.clone(), wasm_js, &mut kept)?;
+            Ok((kept, index_js_path, wasm_js_path))
+        },
+        || -> Result<Vec<OutputFile>> {
+            let mut kept = Vec::new();
+            emit(wasm_path.clone(), WASM.to_vec(), &mut kept)?;
+            // Over http the browser loads the head and fetches blocks as searches need them.
+            let split = kbook_search::blocks::split_packed_ranges(&index)
+                .context("cannot split the search index")?;
+            emit(head_path.clone(), split.head, &mut kept)?;
+            for (i, block) in split.blocks.into_iter().enumerate() {
+                emit(
+                    format!("{blocks_dir}{i}.bin"),
+                    index[block].to_vec(),
+                    &mut kept,
+                )?;
+            }
+            Ok(kept)
+        },
+    );
+    let (script_files, index_js_path, wasm_js_path) = scripts?;
+    files.extend(script_files);
+    files.extend(http?);
+    emit(index_path.clone(), index, &mut files)?;
     let meta = SearchMeta {
         index: index_path,
         wasm: wasm_path,
@@ -163,7 +182,7 @@ pub fn build_search_assets(
         blocks: Some(blocks_dir),
     };
     for (path, bytes) in manifest_files(&meta)? {
-        put(path, bytes)?;
+        emit(path, bytes, &mut files)?;
     }
     Ok(SearchAssets { files, meta })
 }

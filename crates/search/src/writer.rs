@@ -1,21 +1,20 @@
-//! Index writing (native only): entries are analysed and indexed in fixed-size chunks on all
-//! cores, one Tantivy segment per chunk, and the chunks are merged in chunk order into one
-//! segment.
+//! Index writing (native only). A build writes one segment: the entries are analysed on all
+//! cores, a batch at a time, while one thread files the analysed batches into the segment
+//! (no merge, which on two cores cost as much as the analysis it saved).
 //!
-//! Determinism: a chunk is written by one thread with a single-segment writer, so the same
-//! documents give the same segment bytes; chunk boundaries depend only on the number of
-//! documents (never on the thread count), and the merge visits the chunks in order. The
-//! random segment ids are replaced by content hashes when the index is packed
-//! ([`build_packed_index`]), and the merge record Tantivy keeps in `meta.json` (it names the
-//! random ids) is dropped.
+//! Determinism: the one writer receives the documents in entry order, so the same documents
+//! give the same segment bytes on any machine. The random segment id is replaced by a content
+//! hash when the index is packed ([`build_packed_index`]).
 //!
-//! `kbook serve` keeps the chunk segments between rebuilds ([`KeptSegments`]): an edit
-//! re-indexes only the chunk holding the edited entry, and the chunks are not merged (a
-//! multi-segment index answers the same queries; merging costs more than the edit).
+//! `kbook serve` keeps chunk segments between rebuilds ([`KeptSegments`]): entries are written
+//! in fixed-size chunks, one segment each, and an edit re-indexes only the chunk holding the
+//! edited entry; the chunks are not merged (a multi-segment index answers the same queries;
+//! merging costs more than the edit).
 
+use crate::analysis::{AnalysedAhead, KbTokenStream};
 use crate::hash::word_hash128;
 use crate::pack::pack_files;
-use crate::schema::{F_BODY, F_CODE, F_IDS, F_SIG, F_TAGS, F_TITLE, KbSchema};
+use crate::schema::{F_BODY, F_CODE, F_IDS, F_SIG, F_TAGS, F_TITLE, KbSchema, TEXT_FIELDS};
 use crate::{EntryDoc, SearchError};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -24,11 +23,16 @@ use std::path::Path;
 use tantivy::directory::{OwnedBytes, RamDirectory};
 use tantivy::{Directory, Index, TantivyDocument};
 
-/// Entries per chunk segment. Fixed, so segmenting does not depend on the machine.
+/// Entries per chunk segment (`kbook serve`). Fixed, so segmenting does not depend on the
+/// machine.
 const CHUNK_DOCS: usize = 256;
-/// Indexing memory per chunk writer (its hash table is sized from it). A chunk of
-/// `CHUNK_DOCS` entries stays far below; at most one writer runs per core.
-const CHUNK_MEMORY: usize = 16 << 20;
+/// Entries analysed together while the writer files the previous batch.
+const BATCH_DOCS: usize = 64;
+/// Analysed batches waiting for the writer, at most (bounds the memory ahead of it).
+const BATCHES_AHEAD: usize = 2;
+/// Indexing memory a writer starts with: its term hash table is sized from it (and grows as
+/// needed). Larger tables cost more to allocate than a book's terms need.
+const WRITER_MEMORY: usize = 3 << 20;
 
 /// A chunk's one-segment index and the directory holding its files (with their footers;
 /// the index's own directory view strips them).
@@ -51,16 +55,30 @@ impl std::fmt::Debug for KeptSegments {
     }
 }
 
-/// The Tantivy document of one entry.
-fn to_document(kb: &KbSchema, d: &EntryDoc) -> Result<TantivyDocument, SearchError> {
+/// Texts analysed ahead, in the writer's order.
+type Analysed = Vec<(String, KbTokenStream)>;
+
+/// The Tantivy document of one entry. With `ahead`, its texts are also analysed into it, in
+/// the order the writer reads them (text fields in schema order, values in order).
+fn to_document(
+    kb: &KbSchema,
+    d: &EntryDoc,
+    mut ahead: Option<&mut Analysed>,
+) -> Result<TantivyDocument, SearchError> {
     let mut doc = TantivyDocument::default();
+    let mut add = |doc: &mut TantivyDocument, f: usize, text: &str| {
+        if let Some(ahead) = ahead.as_deref_mut() {
+            ahead.push(AnalysedAhead::analyse(text, TEXT_FIELDS[f].analyzer));
+        }
+        doc.add_text(kb.text[f], text);
+    };
     doc.add_text(kb.id, &d.id);
     doc.add_text(kb.url, &d.url);
     doc.add_text(kb.connector, d.connector.to_lowercase());
     doc.add_text(kb.kind, d.kind.to_lowercase());
     doc.add_text(kb.versions, serde_json::to_string(&d.versions)?);
     for e in &d.errors {
-        doc.add_text(kb.text[F_SIG], e);
+        add(&mut doc, F_SIG, e);
     }
     // Identifiers come from the error strings, the title and the tags.
     let ids: Vec<&str> = d
@@ -70,8 +88,8 @@ fn to_document(kb: &KbSchema, d: &EntryDoc) -> Result<TantivyDocument, SearchErr
         .chain([d.title.as_str()])
         .chain(d.tags.iter().map(String::as_str))
         .collect();
-    doc.add_text(kb.text[F_IDS], ids.join("\n"));
-    doc.add_text(kb.text[F_TITLE], &d.title);
+    add(&mut doc, F_IDS, &ids.join("\n"));
+    add(&mut doc, F_TITLE, &d.title);
     // The connector name is text too: people type "kafka timeout".
     let tags: Vec<&str> = d
         .tags
@@ -79,26 +97,88 @@ fn to_document(kb: &KbSchema, d: &EntryDoc) -> Result<TantivyDocument, SearchErr
         .map(String::as_str)
         .chain([d.connector.as_str()])
         .collect();
-    doc.add_text(kb.text[F_TAGS], tags.join("\n"));
-    doc.add_text(kb.text[F_BODY], &d.body);
-    doc.add_text(kb.text[F_CODE], &d.code);
+    add(&mut doc, F_TAGS, &tags.join("\n"));
+    add(&mut doc, F_BODY, &d.body);
+    add(&mut doc, F_CODE, &d.code);
     Ok(doc)
+}
+
+/// A writer of one segment into `dir`; with `ahead`, taking the texts' tokens from it.
+fn segment_writer(
+    kb: &KbSchema,
+    dir: &RamDirectory,
+    ahead: Option<&AnalysedAhead>,
+) -> Result<tantivy::SingleSegmentIndexWriter<TantivyDocument>, SearchError> {
+    let tokenizers = tantivy::tokenizer::TokenizerManager::default();
+    match ahead {
+        Some(ahead) => ahead.register_into(&tokenizers),
+        None => crate::analysis::register_into(&tokenizers),
+    }
+    Ok(Index::builder()
+        .schema(kb.schema.clone())
+        .settings(crate::schema::index_settings())
+        .tokenizers(tokenizers)
+        .single_segment_index_writer::<TantivyDocument>(dir.clone(), WRITER_MEMORY)?)
 }
 
 /// One chunk of entries as a one-segment index in memory.
 fn write_chunk(kb: &KbSchema, docs: &[EntryDoc]) -> Result<Chunk, SearchError> {
-    let tokenizers = tantivy::tokenizer::TokenizerManager::default();
-    crate::analysis::register_into(&tokenizers);
     let dir = RamDirectory::create();
-    let mut writer = Index::builder()
-        .schema(kb.schema.clone())
-        .settings(crate::schema::index_settings())
-        .tokenizers(tokenizers)
-        .single_segment_index_writer::<TantivyDocument>(dir.clone(), CHUNK_MEMORY)?;
+    let mut writer = segment_writer(kb, &dir, None)?;
     for d in docs {
-        writer.add_document(to_document(kb, d)?)?;
+        writer.add_document(to_document(kb, d, None)?)?;
     }
     Ok((dir, writer.finalize()?))
+}
+
+/// All entries as one segment: batches are analysed on all cores while a thread of its own
+/// files the previous ones, in entry order.
+fn write_one_segment(kb: &KbSchema, docs: &[EntryDoc]) -> Result<Chunk, SearchError> {
+    let dir = RamDirectory::create();
+    let ahead = AnalysedAhead::default();
+    let (send, receive) = std::sync::mpsc::sync_channel::<Vec<TantivyDocument>>(BATCHES_AHEAD);
+    std::thread::scope(|scope| {
+        let filer = scope.spawn(|| -> Result<Index, SearchError> {
+            let mut writer = segment_writer(kb, &dir, Some(&ahead))?;
+            for batch in receive {
+                for doc in batch {
+                    writer.add_document(doc)?;
+                }
+            }
+            Ok(writer.finalize()?)
+        });
+        let mut analysed = Ok(());
+        for batch in docs.chunks(BATCH_DOCS) {
+            let made: Result<Vec<(TantivyDocument, Analysed)>, SearchError> = batch
+                .par_iter()
+                .map(|d| {
+                    let mut analysed = Vec::new();
+                    to_document(kb, d, Some(&mut analysed)).map(|doc| (doc, analysed))
+                })
+                .collect();
+            match made {
+                Ok(made) => {
+                    // The tokens are queued before the documents that need them are sent.
+                    let (made, analysed): (Vec<_>, Vec<_>) = made.into_iter().unzip();
+                    ahead.extend(analysed.into_iter().flatten().collect());
+                    // A closed channel means the writer failed: its error is reported below.
+                    if send.send(made).is_err() {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    analysed = Err(e);
+                    break;
+                }
+            }
+        }
+        drop(send);
+        let index = filer
+            .join()
+            .map_err(|_| SearchError::Corrupt("the index writer stopped".into()))??;
+        analysed?;
+        Ok((dir.clone(), index))
+    })
 }
 
 /// A fingerprint of every indexed value of `docs` (what identifies a chunk's segment, and
@@ -114,24 +194,20 @@ pub fn docs_fingerprint(docs: &[EntryDoc]) -> u64 {
     h.finish()
 }
 
-/// Writes `docs` into a fresh in-memory index: one segment (merged from the chunks), or, with
-/// `kept`, one segment per chunk, reusing the kept chunks whose entries did not change.
+/// Writes `docs` into a fresh in-memory index: one segment, or, with `kept`, one segment per
+/// chunk, reusing the kept chunks whose entries did not change.
 pub(crate) fn write_index(
     docs: &[EntryDoc],
     kept: Option<&mut KeptSegments>,
 ) -> Result<(RamDirectory, Index), SearchError> {
     let kb = KbSchema::build();
+    let Some(kept) = kept else {
+        return write_one_segment(&kb, docs);
+    };
     let chunks: Vec<&[EntryDoc]> = if docs.is_empty() {
         vec![docs]
     } else {
         docs.chunks(CHUNK_DOCS).collect()
-    };
-    let Some(kept) = kept else {
-        let written: Vec<Chunk> = chunks
-            .par_iter()
-            .map(|c| write_chunk(&kb, c))
-            .collect::<Result<_, _>>()?;
-        return merge(written);
     };
     let fps: Vec<u64> = chunks.par_iter().map(|c| docs_fingerprint(c)).collect();
     let written: Vec<Chunk> = chunks
@@ -144,25 +220,6 @@ pub(crate) fn write_index(
         .collect::<Result<_, _>>()?;
     kept.chunks = fps.iter().copied().zip(written.iter().cloned()).collect();
     combine(&written)
-}
-
-/// The chunk segments merged, in chunk order, into one segment.
-fn merge(written: Vec<Chunk>) -> Result<(RamDirectory, Index), SearchError> {
-    if written.len() == 1 {
-        return written
-            .into_iter()
-            .next()
-            .ok_or_else(|| SearchError::Corrupt("no segments".into()));
-    }
-    let indices: Vec<Index> = written.into_iter().map(|(_, index)| index).collect();
-    let dir = RamDirectory::create();
-    let merged = tantivy::indexer::merge_indices(&indices, dir.clone())?;
-    // The merged meta.json records the merged (random) segment ids as its payload.
-    let mut meta = merged.load_metas()?;
-    meta.payload = None;
-    write_meta(&dir, &meta)?;
-    let index = Index::open(dir.clone())?;
-    Ok((dir, index))
 }
 
 /// Builds the deterministic packed index (one segment, renamed to a content-derived id).
@@ -341,14 +398,53 @@ mod tests {
     }
 
     #[test]
-    fn chunked_writing_is_deterministic_and_complete() {
-        let d = docs(CHUNK_DOCS * 2 + 7, None);
+    fn writing_is_deterministic_and_complete() {
+        let d = docs(BATCH_DOCS * 5 + 7, None);
         let a = crate::build_packed_index(&d).unwrap();
         let b = crate::build_packed_index(&d).unwrap();
         assert_eq!(a, b, "same input, same bytes");
+        // Analysing ahead on other threads gives the segment the writer makes analysing alone.
+        let kb = KbSchema::build();
+        let alone = pack_index(write_chunk(&kb, &d).unwrap()).unwrap();
+        assert!(
+            a == alone,
+            "the index differs from the writer's own analysis"
+        );
         let index = crate::BookIndex::open(a.clone()).unwrap();
         assert_eq!(index.num_docs(), d.len() as u64);
         assert_eq!(search(a, "state 300")[0].as_str(), "e300");
+    }
+
+    #[test]
+    fn analysed_ahead_serves_only_its_own_text() {
+        use crate::Analyzer;
+        use tantivy::tokenizer::TokenStream;
+        let words = |m: &tantivy::tokenizer::TokenizerManager, text: &str| {
+            let mut analyzer = m.get(Analyzer::Prose.name()).unwrap();
+            let mut stream = analyzer.token_stream(text);
+            let mut out = Vec::new();
+            while stream.advance() {
+                out.push(stream.token().text.clone());
+            }
+            out
+        };
+        let plain = tantivy::tokenizer::TokenizerManager::default();
+        crate::analysis::register_into(&plain);
+        let ahead = AnalysedAhead::default();
+        ahead.extend(vec![AnalysedAhead::analyse(
+            "checkpoint timeouts",
+            Analyzer::Prose,
+        )]);
+        let replay = tantivy::tokenizer::TokenizerManager::default();
+        ahead.register_into(&replay);
+        // Out of order: analysed on the spot, and the queued one is kept for its text.
+        let other = "Kafka brokers";
+        assert_eq!(words(&replay, other), words(&plain, other));
+        assert_eq!(ahead.queued(), 1);
+        let queued = "checkpoint timeouts";
+        assert_eq!(words(&replay, queued), words(&plain, queued));
+        assert_eq!(ahead.queued(), 0, "the queued analysis is used");
+        assert!(!words(&plain, queued).is_empty());
     }
 
     /// The segment id of each chunk of `docs` held in `kept` (a rewritten chunk gets a new,

@@ -20,6 +20,8 @@ mod tokenizer;
 use tantivy::Index;
 use tantivy::tokenizer::{TextAnalyzer, TokenizerManager};
 
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) use tokenizer::AnalysedAhead;
 pub use tokenizer::{KbTokenStream, KbTokenizer};
 
 /// Tokenizer names as registered in the index's tokenizer manager.

@@ -111,3 +111,79 @@ impl TokenStream for KbTokenStream {
         &mut self.current
     }
 }
+
+/// Token streams analysed ahead of an index writer, on other threads, in the order the writer
+/// will ask for them (entry by entry, fields in schema order). Index writing in Tantivy
+/// analyses on the writing thread; this moves that work off it.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone, Default)]
+pub(crate) struct AnalysedAhead(
+    std::sync::Arc<std::sync::Mutex<std::collections::VecDeque<(String, KbTokenStream)>>>,
+);
+
+#[cfg(not(target_arch = "wasm32"))]
+impl AnalysedAhead {
+    /// `text` analysed by `a`, for [`AnalysedAhead::extend`].
+    pub fn analyse(text: &str, a: Analyzer) -> (String, KbTokenStream) {
+        (text.to_string(), KbTokenizer(a).token_stream(text))
+    }
+
+    /// Queues analysed texts behind the earlier ones.
+    pub fn extend(&self, analysed: Vec<(String, KbTokenStream)>) {
+        if let Ok(mut queue) = self.0.lock() {
+            queue.extend(analysed);
+        }
+    }
+
+    /// Streams queued and not yet taken.
+    #[cfg(test)]
+    pub fn queued(&self) -> usize {
+        self.0.lock().map_or(0, |q| q.len())
+    }
+
+    /// The next queued stream if it was analysed from `text`.
+    fn take(&self, text: &str) -> Option<KbTokenStream> {
+        let mut queue = self.0.lock().ok()?;
+        if queue.front().is_some_and(|(t, _)| t == text) {
+            return queue.pop_front().map(|(_, stream)| stream);
+        }
+        None
+    }
+
+    /// Registers, under every analyzer's name, a tokenizer that hands out the queued streams
+    /// (and analyses a text itself when the next queued one is not for it: never wrong, only
+    /// slower).
+    pub fn register_into(&self, manager: &tantivy::tokenizer::TokenizerManager) {
+        for a in [
+            Analyzer::Prose,
+            Analyzer::Code,
+            Analyzer::Sig,
+            Analyzer::Ident,
+        ] {
+            let replay = Replay {
+                analyzer: a,
+                ahead: self.clone(),
+            };
+            manager.register(a.name(), tantivy::tokenizer::TextAnalyzer::from(replay));
+        }
+    }
+}
+
+/// See [`AnalysedAhead::register_into`].
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone)]
+struct Replay {
+    analyzer: Analyzer,
+    ahead: AnalysedAhead,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Tokenizer for Replay {
+    type TokenStream<'a> = KbTokenStream;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> KbTokenStream {
+        self.ahead
+            .take(text)
+            .unwrap_or_else(|| KbTokenizer(self.analyzer).token_stream(text))
+    }
+}

@@ -97,6 +97,8 @@ pub fn build_search_assets(
     kept: &mut kbook_search::KeptSegments,
     writer: Option<&SiteWriter>,
 ) -> Result<SearchAssets> {
+    let timing = crate::progress::Progress::new(false);
+    timing.stage("writing the search index");
     let index = match mode {
         AssetMode::Publish => kbook_search::build_packed_index(docs),
         AssetMode::Serve => kbook_search::build_packed_index_keeping(docs, kept),
@@ -133,6 +135,7 @@ pub fn build_search_assets(
         }
         return Ok(SearchAssets { files, meta });
     }
+    timing.stage("writing the search files");
     // Refuse to ship an index the reader cannot open.
     BookIndex::open_bytes(&index).context("the freshly built search index does not open")?;
     let index_hash = short_hash(&index);

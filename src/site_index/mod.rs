@@ -86,7 +86,11 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     };
     let reader = html::PageReader::new(selector);
     let to_root = "../".repeat(subdir.split('/').count());
+    // Stage timings on stderr with KBOOK_TIMINGS set, as for builds.
+    let timing = crate::progress::Progress::new(false);
+    timing.stage("finding pages");
     let pages = html_pages(site, &subdir)?;
+    timing.stage("reading pages");
     let mut report = IndexReport {
         pages: pages.len(),
         subdir: subdir.clone(),
@@ -132,6 +136,7 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
         );
     }
 
+    timing.stage("indexing and writing the search files");
     let dest = site.join(&subdir);
     let writer =
         SiteWriter::begin(&dest).with_context(|| format!("cannot write {}", dest.display()))?;
@@ -156,6 +161,7 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     report.bytes = written.bytes;
 
     if opts.ui {
+        timing.stage("adding the search box");
         for rel in &pages {
             if inject(site, rel, &subdir)? {
                 report.injected += 1;

@@ -138,15 +138,18 @@ fn write_one_segment(kb: &KbSchema, docs: &[EntryDoc]) -> Result<Chunk, SearchEr
     let ahead = AnalysedAhead::default();
     let (send, receive) = std::sync::mpsc::sync_channel::<Vec<TantivyDocument>>(BATCHES_AHEAD);
     std::thread::scope(|scope| {
-        let filer = scope.spawn(|| -> Result<Index, SearchError> {
-            let mut writer = segment_writer(kb, &dir, Some(&ahead))?;
-            for batch in receive {
-                for doc in batch {
-                    writer.add_document(doc)?;
+        let filer = std::thread::Builder::new()
+            .name("index writer".into())
+            .spawn_scoped(scope, || -> Result<Index, SearchError> {
+                let mut writer = segment_writer(kb, &dir, Some(&ahead))?;
+                for batch in receive {
+                    for doc in batch {
+                        writer.add_document(doc)?;
+                    }
                 }
-            }
-            Ok(writer.finalize()?)
-        });
+                Ok(writer.finalize()?)
+            })
+            .map_err(|e| SearchError::Corrupt(format!("cannot start the index writer: {e}")))?;
         let mut analysed = Ok(());
         for batch in docs.chunks(BATCH_DOCS) {
             let made: Result<Vec<(TantivyDocument, Analysed)>, SearchError> = batch

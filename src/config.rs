@@ -158,6 +158,10 @@ pub struct ConnectorConfig {
     /// Optional one-line description for the connector page.
     #[serde(default)]
     pub description: String,
+    /// Other one-word names readers use for the connector's system (e.g. `redis` for Tair):
+    /// a query naming one names this connector, and searches for it find its entries.
+    #[serde(default)]
+    pub aliases: Vec<String>,
 }
 
 impl Config {
@@ -213,6 +217,53 @@ impl Config {
                     )
                     .with_hint("use lowercase letters, digits and hyphens, e.g. `rds-mysql`"),
                 );
+            }
+            let alias_line = lines
+                .kbook
+                .connectors
+                .get(i)
+                .and_then(|l| l.aliases.as_ref())
+                .map_or(line, |a| line_col(text, a.span().start).0);
+            for alias in &c.aliases {
+                // A slug anywhere, or an alias of an earlier connector (reported once).
+                let clash = config
+                    .kbook
+                    .connectors
+                    .iter()
+                    .take(i)
+                    .find(|o| o.aliases.contains(alias))
+                    .or_else(|| config.kbook.connectors.iter().find(|o| o.slug == *alias));
+                if alias.is_empty()
+                    || !alias
+                        .chars()
+                        .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit())
+                {
+                    diags.push(
+                        Diagnostic::error(
+                            path,
+                            alias_line,
+                            1,
+                            format!(
+                                "connector alias `{alias}` of `{}` is not one lowercase word",
+                                c.slug
+                            ),
+                        )
+                        .with_hint("use lowercase letters and digits, e.g. `redis`"),
+                    );
+                } else if let Some(other) = clash {
+                    diags.push(
+                        Diagnostic::error(
+                            path,
+                            alias_line,
+                            1,
+                            format!(
+                                "connector alias `{alias}` of `{}` already names connector `{}`",
+                                c.slug, other.slug
+                            ),
+                        )
+                        .with_hint("an alias must name one connector only"),
+                    );
+                }
             }
             if !seen.insert(c.slug.as_str()) {
                 diags.push(Diagnostic::error(
@@ -365,6 +416,7 @@ struct KbookLines {
 #[serde(default)]
 struct ConnectorLines {
     slug: Option<toml::Spanned<String>>,
+    aliases: Option<toml::Spanned<Vec<String>>>,
 }
 
 /// Turns a TOML error into a diagnostic at its span, with a did-you-mean for unknown keys.
@@ -466,6 +518,33 @@ name = "Message Queue for Kafka"
                 (4, "`english` is not a BCP 47 language tag"),
             ]
         );
+    }
+
+    #[test]
+    fn connector_aliases_are_one_word_each_and_name_one_connector() {
+        let t = "[[kbook.connectors]]\nslug = \"tair\"\nname = \"Tair\"\naliases = [\"redis\", \"Redis OSS\"]\n[[kbook.connectors]]\nslug = \"kafka\"\nname = \"Kafka\"\naliases = [\"tair\", \"redis\"]\n";
+        let d = Config::parse(t, Path::new("book.toml")).unwrap_err();
+        let at: Vec<(usize, &str)> = d.iter().map(|d| (d.line, d.message.as_str())).collect();
+        assert_eq!(
+            at,
+            [
+                (
+                    4,
+                    "connector alias `Redis OSS` of `tair` is not one lowercase word"
+                ),
+                (
+                    8,
+                    "connector alias `tair` of `kafka` already names connector `tair`"
+                ),
+                (
+                    8,
+                    "connector alias `redis` of `kafka` already names connector `tair`"
+                ),
+            ]
+        );
+        let ok = "[[kbook.connectors]]\nslug = \"tair\"\nname = \"Tair\"\naliases = [\"redis\"]\n";
+        let c = Config::parse(ok, Path::new("book.toml")).unwrap();
+        assert_eq!(c.kbook.connectors[0].aliases, ["redis"]);
     }
 
     #[test]

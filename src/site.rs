@@ -175,7 +175,7 @@ pub fn render_site(
             .entries
             .iter()
             .zip(&bodies)
-            .map(|(e, b)| entry_doc(e, b))
+            .map(|(e, b)| entry_doc(e, b, config))
             .collect();
         // The index is rebuilt only when an indexed field changed (not for template edits).
         let docs_fp = kbook_search::docs_fingerprint(&docs);
@@ -398,12 +398,19 @@ impl BuildCache {
     }
 }
 
-fn entry_doc(e: &content::Entry, body: &RenderedBody) -> kbook_search::EntryDoc {
+fn entry_doc(e: &content::Entry, body: &RenderedBody, config: &Config) -> kbook_search::EntryDoc {
     kbook_search::EntryDoc {
         id: e.id.clone(),
         url: e.url.clone(),
         title: e.fm.title.clone(),
         connector: e.fm.connector.clone(),
+        connector_aliases: config
+            .kbook
+            .connectors
+            .iter()
+            .find(|c| c.slug == e.fm.connector)
+            .map(|c| c.aliases.clone())
+            .unwrap_or_default(),
         kind: e.fm.kind.clone(),
         // Only the text is searched; a source URL is no part of the error.
         errors: e.fm.errors.iter().map(|err| err.text.clone()).collect(),

@@ -142,6 +142,7 @@ fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
         url,
         title,
         connector,
+        connector_aliases: Vec::new(),
         kind: "page".into(),
         errors,
         body,

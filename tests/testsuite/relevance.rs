@@ -17,8 +17,8 @@ const MIN_CONFIDENT_RATE: f64 = 0.55;
 /// and entries improve.
 const MIN_REALWORLD_TOP1: f64 = 0.90;
 const MIN_REALWORLD_RECALL5: f64 = 0.98;
-const MIN_REALWORLD_ABSTAIN: f64 = 0.91;
-const MIN_REALWORLD_CONFIDENT_PRECISION: f64 = 0.88;
+const MIN_REALWORLD_ABSTAIN: f64 = 0.95;
+const MIN_REALWORLD_CONFIDENT_PRECISION: f64 = 0.95;
 const MIN_REALWORLD_CONFIDENT_RATE: f64 = 0.35;
 /// The Chinese fixture book (tests/fixtures/zh-book): top-1 ≥ 0.95 and recall@5 ≥ 0.98.
 const MIN_ZH_TOP1: f64 = 0.95;

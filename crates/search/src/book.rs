@@ -206,12 +206,19 @@ impl BookIndex {
                 Some(second) if second.score > 0.0 => first.score / second.score,
                 _ => MARGIN_ALONE,
             };
-            let connector = first_text(&first.doc, self.kb.connector).unwrap_or("");
+            // The hit's connector slug and aliases.
+            let names: Vec<&str> = first
+                .doc
+                .get_all(self.kb.connector)
+                .chain(first.doc.get_all(self.kb.aliases))
+                .filter_map(|v| v.as_str())
+                .collect();
             signals.other_connector = !built.named_connectors.is_empty()
-                && !built
-                    .named_connectors
-                    .iter()
-                    .any(|n| connector.split('-').any(|part| part == n));
+                && !built.named_connectors.iter().any(|n| {
+                    names
+                        .iter()
+                        .any(|name| name.split('-').any(|part| part == n))
+                });
             (
                 signals.error_run,
                 signals.error_share,

@@ -85,6 +85,8 @@ pub struct EntryDoc {
     pub title: String,
     /// Connector slug.
     pub connector: String,
+    /// Other names of the connector's system (book.toml `aliases`).
+    pub connector_aliases: Vec<String>,
     /// Entry kind (error, how-to, ...).
     pub kind: String,
     /// Verbatim error strings (front-matter `errors`).

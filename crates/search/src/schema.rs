@@ -83,6 +83,8 @@ pub(crate) struct KbSchema {
     pub id: Field,
     pub url: Field,
     pub connector: Field,
+    /// Other names of the connector (keywords): they name it in a query, and weigh no word.
+    pub aliases: Field,
     pub kind: Field,
     pub versions: Field,
 }
@@ -108,6 +110,7 @@ impl KbSchema {
         let id = b.add_text_field("id", STRING | STORED);
         let url = b.add_text_field("url", STORED);
         let connector = b.add_text_field("connector", STRING | STORED);
+        let aliases = b.add_text_field("aliases", STRING | STORED);
         let kind = b.add_text_field("kind", STRING | STORED);
         let versions = b.add_text_field("versions", STORED);
         KbSchema {
@@ -116,6 +119,7 @@ impl KbSchema {
             id,
             url,
             connector,
+            aliases,
             kind,
             versions,
         }

@@ -75,6 +75,9 @@ fn to_document(
     doc.add_text(kb.id, &d.id);
     doc.add_text(kb.url, &d.url);
     doc.add_text(kb.connector, d.connector.to_lowercase());
+    for alias in &d.connector_aliases {
+        doc.add_text(kb.aliases, alias.to_lowercase());
+    }
     doc.add_text(kb.kind, d.kind.to_lowercase());
     doc.add_text(kb.versions, serde_json::to_string(&d.versions)?);
     for e in &d.errors {
@@ -190,7 +193,7 @@ pub fn docs_fingerprint(docs: &[EntryDoc]) -> u64 {
     let mut h = crate::ContentHasher::default();
     for d in docs {
         (&d.id, &d.url, &d.title, &d.connector, &d.kind).hash(&mut h);
-        (&d.errors, &d.body, &d.code, &d.tags).hash(&mut h);
+        (&d.errors, &d.body, &d.code, &d.tags, &d.connector_aliases).hash(&mut h);
         format!("{:?}", d.versions).hash(&mut h);
     }
     docs.len().hash(&mut h);

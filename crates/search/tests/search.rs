@@ -16,6 +16,7 @@ fn entry(
         url: format!("{connector}/{id}.html"),
         title: title.into(),
         connector: connector.into(),
+        connector_aliases: Vec::new(),
         kind: "error".into(),
         errors: errors.iter().map(|s| s.to_string()).collect(),
         body: body.into(),
@@ -507,6 +508,40 @@ fn an_error_pasted_from_another_connector_is_not_confident() {
         confident(&from_kafka, off),
         ("ssl-peer-shut-down".to_string(), true)
     );
+}
+
+#[test]
+fn a_connector_named_in_a_logger_or_by_an_alias_counts() {
+    let idx = open();
+    let confident = |q: &str| top_confident(&idx, q, Tuning::default());
+    // The logger names Kafka; reading the paste drops it, agreement still sees it.
+    let logged = "[2024-01-02 03:04:05,678][ERROR][org.example.kafka.reader.Poller] read failed\njava.io.EOFException: SSL peer shut down incorrectly";
+    assert_eq!(confident(logged), ("ssl-peer-shut-down".to_string(), false));
+
+    // An alias of the hit's connector agrees with it; one of another connector does not.
+    let mut docs = fixture();
+    for d in &mut docs {
+        if d.connector == "mysql" {
+            d.connector_aliases = vec!["mariadb".into()];
+        }
+        if d.connector == "kafka" {
+            d.connector_aliases = vec!["ckafka".into()];
+        }
+    }
+    let idx = BookIndex::open(build_packed_index(&docs).unwrap()).unwrap();
+    let confident = |q: &str| top_confident(&idx, q, Tuning::default());
+    let error = "java.io.EOFException: SSL peer shut down incorrectly";
+    assert_eq!(
+        confident(&format!("{error}\nwhile reading from mariadb")),
+        ("ssl-peer-shut-down".to_string(), true)
+    );
+    assert_eq!(
+        confident(&format!("{error}\nwhile reading from ckafka")),
+        ("ssl-peer-shut-down".to_string(), false)
+    );
+    // An alias is a keyword for agreement only: it weighs no query word.
+    let r = idx.search("mariadb", &SearchOptions::default()).unwrap();
+    assert!(r.hits.is_empty());
 }
 
 #[test]

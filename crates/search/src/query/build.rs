@@ -7,8 +7,8 @@ use super::clauses::{
 };
 use super::text::{clamp_input, is_plain_words, is_stopword, unfinished_last_word};
 use super::words::{
-    DfCache, candidates, drop_function_words, known_candidates, named_connectors, rank_words,
-    weigh_connector_mentions,
+    DfCache, candidates, connectors_named_anywhere, drop_function_words, known_candidates,
+    named_connectors, rank_words, weigh_connector_mentions,
 };
 use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
 use crate::analysis::analyze;
@@ -96,12 +96,7 @@ pub(crate) fn build_query(
         sig_lines: sig_lines(&paste),
         one_line: paste.lines.len() == 1,
         known_share: known_share(&surfaces, &unknown_surfaces),
-        named_connectors: surfaces
-            .iter()
-            .zip(&named)
-            .filter(|(_, n)| **n)
-            .map(|(s, _)| s.clone())
-            .collect(),
+        named_connectors: connectors_named_anywhere(&text, &surfaces, &named, searcher, kb),
     }
 }
 

@@ -189,6 +189,52 @@ pub(super) fn named_connectors(
         .collect()
 }
 
+/// The connectors the query names anywhere, by slug or alias: its words named by
+/// [`named_connectors`], and the ASCII words of the whole text, log prefixes and stack frames
+/// included (a logger or package name tells which system wrote the lines; reading a paste
+/// drops those).
+pub(super) fn connectors_named_anywhere(
+    text: &str,
+    surfaces: &[String],
+    named: &[bool],
+    searcher: &Searcher,
+    kb: &KbSchema,
+) -> Vec<String> {
+    let mut words: Vec<String> = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    let in_text: Vec<bool> = named_connectors(&words, searcher, kb)
+        .into_iter()
+        .zip(&words)
+        .map(|(slug, w)| {
+            slug || searcher
+                .doc_freq(&Term::from_field_text(kb.aliases, w))
+                .unwrap_or(0)
+                > 0
+        })
+        .collect();
+    let mut out: Vec<String> = words
+        .into_iter()
+        .zip(in_text)
+        .filter(|(_, n)| *n)
+        .map(|(w, _)| w)
+        .chain(
+            surfaces
+                .iter()
+                .zip(named)
+                .filter(|(_, n)| **n)
+                .map(|(s, _)| s.clone()),
+        )
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// The candidates with their document frequencies, in (field, term) order, without those
 /// the book does not contain (they cannot score); and which query words are unknown in every
 /// field.

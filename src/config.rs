@@ -158,8 +158,9 @@ pub struct ConnectorConfig {
     /// Optional one-line description for the connector page.
     #[serde(default)]
     pub description: String,
-    /// Other one-word names readers use for the connector's system (e.g. `redis` for Tair):
-    /// a query naming one names this connector, and searches for it find its entries.
+    /// Other one-word names of the connector's system (e.g. `redis` for Tair): a query that
+    /// uses one, even inside a package name, names this connector for the confidence check.
+    /// They weigh no query word.
     #[serde(default)]
     pub aliases: Vec<String>,
 }

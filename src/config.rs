@@ -501,47 +501,50 @@ name = "Message Queue for Kafka"
         }
     }
 
+    /// Asserts the (line, message) of each problem `book.toml` text `t` has.
+    fn assert_errors_at(t: &str, expected: &[(usize, &str)]) {
+        let d = Config::parse(t, Path::new("book.toml")).unwrap_err();
+        let at: Vec<(usize, &str)> = d.iter().map(|d| (d.line, d.message.as_str())).collect();
+        assert_eq!(at, expected);
+    }
+
     #[test]
     fn checked_values_are_reported_at_their_own_lines() {
         // Each value also appears earlier in the file, in another key or a comment.
         let t = "# default-theme, language and Kafka are set below\n[book]\ntitle = \"Kafka language notes\"\nlanguage = \"english\"\n[output.html]\ndefault-theme = \"pink\"\n[[kbook.connectors]]\nslug = \"Kafka\"\nname = \"kafka\"\n[[kbook.connectors]]\nslug = \"kafka\"\nname = \"A\"\n[[kbook.connectors]]\nname = \"B\"\nslug = \"kafka\"\n";
-        let d = Config::parse(t, Path::new("book.toml")).unwrap_err();
-        let at: Vec<(usize, &str)> = d.iter().map(|d| (d.line, d.message.as_str())).collect();
-        assert_eq!(
-            at,
-            [
+        assert_errors_at(
+            t,
+            &[
                 (8, "connector slug `Kafka` is not a slug"),
                 (
                     15,
-                    "connector `kafka` is listed twice in [[kbook.connectors]]"
+                    "connector `kafka` is listed twice in [[kbook.connectors]]",
                 ),
                 (6, "unknown default-theme `pink`"),
                 (4, "`english` is not a BCP 47 language tag"),
-            ]
+            ],
         );
     }
 
     #[test]
     fn connector_aliases_are_one_word_each_and_name_one_connector() {
         let t = "[[kbook.connectors]]\nslug = \"tair\"\nname = \"Tair\"\naliases = [\"redis\", \"Redis OSS\"]\n[[kbook.connectors]]\nslug = \"kafka\"\nname = \"Kafka\"\naliases = [\"tair\", \"redis\"]\n";
-        let d = Config::parse(t, Path::new("book.toml")).unwrap_err();
-        let at: Vec<(usize, &str)> = d.iter().map(|d| (d.line, d.message.as_str())).collect();
-        assert_eq!(
-            at,
-            [
+        assert_errors_at(
+            t,
+            &[
                 (
                     4,
-                    "connector alias `Redis OSS` of `tair` is not one lowercase word"
+                    "connector alias `Redis OSS` of `tair` is not one lowercase word",
                 ),
                 (
                     8,
-                    "connector alias `tair` of `kafka` already names connector `tair`"
+                    "connector alias `tair` of `kafka` already names connector `tair`",
                 ),
                 (
                     8,
-                    "connector alias `redis` of `kafka` already names connector `tair`"
+                    "connector alias `redis` of `kafka` already names connector `tair`",
                 ),
-            ]
+            ],
         );
         let ok = "[[kbook.connectors]]\nslug = \"tair\"\nname = \"Tair\"\naliases = [\"redis\"]\n";
         let c = Config::parse(ok, Path::new("book.toml")).unwrap();

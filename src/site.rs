@@ -170,12 +170,18 @@ pub fn render_site(
         pages: page_memo,
         ..
     } = cache;
+    let aliases: std::collections::HashMap<&str, &[String]> = config
+        .kbook
+        .connectors
+        .iter()
+        .map(|c| (c.slug.as_str(), c.aliases.as_slice()))
+        .collect();
     let index_job = || -> Result<Vec<OutputFile>, Diagnostic> {
         let docs: Vec<kbook_search::EntryDoc> = book
             .entries
             .iter()
             .zip(&bodies)
-            .map(|(e, b)| entry_doc(e, b, config))
+            .map(|(e, b)| entry_doc(e, b, &aliases))
             .collect();
         // The index is rebuilt only when an indexed field changed (not for template edits).
         let docs_fp = kbook_search::docs_fingerprint(&docs);
@@ -398,18 +404,20 @@ impl BuildCache {
     }
 }
 
-fn entry_doc(e: &content::Entry, body: &RenderedBody, config: &Config) -> kbook_search::EntryDoc {
+/// The index document of entry `e`; `aliases` are the connectors' aliases by slug.
+fn entry_doc(
+    e: &content::Entry,
+    body: &RenderedBody,
+    aliases: &std::collections::HashMap<&str, &[String]>,
+) -> kbook_search::EntryDoc {
     kbook_search::EntryDoc {
         id: e.id.clone(),
         url: e.url.clone(),
         title: e.fm.title.clone(),
         connector: e.fm.connector.clone(),
-        connector_aliases: config
-            .kbook
-            .connectors
-            .iter()
-            .find(|c| c.slug == e.fm.connector)
-            .map(|c| c.aliases.clone())
+        connector_aliases: aliases
+            .get(e.fm.connector.as_str())
+            .map(|a| a.to_vec())
             .unwrap_or_default(),
         kind: e.fm.kind.clone(),
         // Only the text is searched; a source URL is no part of the error.

@@ -55,6 +55,14 @@ pub enum Analyzer {
 }
 
 impl Analyzer {
+    /// Every analyzer (each is registered as a tokenizer).
+    pub const ALL: [Analyzer; 4] = [
+        Analyzer::Prose,
+        Analyzer::Code,
+        Analyzer::Sig,
+        Analyzer::Ident,
+    ];
+
     /// The registered tokenizer name.
     pub fn name(self) -> &'static str {
         match self {
@@ -88,12 +96,7 @@ pub fn register_tokenizers(index: &Index) {
 
 /// Registers every kbook tokenizer on a tokenizer manager (for `IndexBuilder::tokenizers`).
 pub fn register_into(manager: &TokenizerManager) {
-    for a in [
-        Analyzer::Prose,
-        Analyzer::Code,
-        Analyzer::Sig,
-        Analyzer::Ident,
-    ] {
+    for a in Analyzer::ALL {
         manager.register(a.name(), TextAnalyzer::from(KbTokenizer(a)));
     }
 }

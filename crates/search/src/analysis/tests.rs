@@ -177,12 +177,7 @@ fn token_stream_is_the_analysis_sorted_by_position() {
         r"Connection to 10.0.0.12:9092 failed 'x' \xF0\x9F at a.b.c:12".to_string(),
     ];
     for s in &inputs {
-        for a in [
-            Analyzer::Prose,
-            Analyzer::Code,
-            Analyzer::Sig,
-            Analyzer::Ident,
-        ] {
+        for a in Analyzer::ALL {
             let mut expected = analyze(s, a);
             expected.sort_by_key(|t| (t.pos, !t.part));
             let expected: Vec<_> = expected
@@ -287,12 +282,7 @@ fn survives_hostile_text() {
         "\"",
         "`",
     ] {
-        for a in [
-            Analyzer::Prose,
-            Analyzer::Code,
-            Analyzer::Sig,
-            Analyzer::Ident,
-        ] {
+        for a in Analyzer::ALL {
             let toks = analyze(s, a);
             for t in toks {
                 assert!(t.from <= t.to && t.to <= s.len());

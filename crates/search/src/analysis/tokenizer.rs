@@ -154,12 +154,7 @@ impl AnalysedAhead {
     /// (and analyses a text itself when the next queued one is not for it: never wrong, only
     /// slower).
     pub fn register_into(&self, manager: &tantivy::tokenizer::TokenizerManager) {
-        for a in [
-            Analyzer::Prose,
-            Analyzer::Code,
-            Analyzer::Sig,
-            Analyzer::Ident,
-        ] {
+        for a in Analyzer::ALL {
             let replay = Replay {
                 analyzer: a,
                 ahead: self.clone(),

@@ -96,7 +96,7 @@ pub(crate) fn build_query(
         sig_lines: sig_lines(&paste),
         one_line: paste.lines.len() == 1,
         known_share: known_share(&surfaces, &unknown_surfaces),
-        named_connectors: connectors_named_anywhere(&text, &surfaces, &named, searcher, kb),
+        named_connectors: connectors_named_anywhere(&text, &surfaces, searcher, kb),
     }
 }
 

@@ -180,23 +180,24 @@ pub(super) fn named_connectors(
 ) -> Vec<bool> {
     surfaces
         .iter()
-        .map(|w| {
-            searcher
-                .doc_freq(&Term::from_field_text(kb.connector, w))
-                .unwrap_or(0)
-                > 0
-        })
+        .map(|w| in_keyword_field(w, kb.connector, searcher))
         .collect()
 }
 
-/// The connectors the query names anywhere, by slug or alias: its words named by
-/// [`named_connectors`], and the ASCII words of the whole text, log prefixes and stack frames
-/// included (a logger or package name tells which system wrote the lines; reading a paste
-/// drops those).
+/// Whether some entry has `word` in the keyword field `field`.
+fn in_keyword_field(word: &str, field: tantivy::schema::Field, searcher: &Searcher) -> bool {
+    searcher
+        .doc_freq(&Term::from_field_text(field, word))
+        .unwrap_or(0)
+        > 0
+}
+
+/// The connectors the query names anywhere, by slug or alias: in its words, and in the ASCII
+/// words of the whole text, log prefixes and stack frames included (a logger or package name
+/// tells which system wrote the lines; reading a paste drops those).
 pub(super) fn connectors_named_anywhere(
     text: &str,
     surfaces: &[String],
-    named: &[bool],
     searcher: &Searcher,
     kb: &KbSchema,
 ) -> Vec<String> {
@@ -204,35 +205,14 @@ pub(super) fn connectors_named_anywhere(
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)
+        .chain(surfaces.iter().cloned())
         .collect();
     words.sort_unstable();
     words.dedup();
-    let in_text: Vec<bool> = named_connectors(&words, searcher, kb)
-        .into_iter()
-        .zip(&words)
-        .map(|(slug, w)| {
-            slug || searcher
-                .doc_freq(&Term::from_field_text(kb.aliases, w))
-                .unwrap_or(0)
-                > 0
-        })
-        .collect();
-    let mut out: Vec<String> = words
-        .into_iter()
-        .zip(in_text)
-        .filter(|(_, n)| *n)
-        .map(|(w, _)| w)
-        .chain(
-            surfaces
-                .iter()
-                .zip(named)
-                .filter(|(_, n)| **n)
-                .map(|(s, _)| s.clone()),
-        )
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
+    words.retain(|w| {
+        in_keyword_field(w, kb.connector, searcher) || in_keyword_field(w, kb.aliases, searcher)
+    });
+    words
 }
 
 /// The candidates with their document frequencies, in (field, term) order, without those

@@ -7,6 +7,7 @@ use crate::output::{OutputFile, SiteWriter};
 use anyhow::{Context, Result, bail};
 use kbook_search::{BookIndex, EntryDoc};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -86,40 +87,55 @@ fn js_wrapper(key: &str, bytes: &[u8]) -> Result<Vec<u8>> {
     Ok(js.into_bytes())
 }
 
-/// Builds the packed index and the other search assets for `docs`. `kbook serve` reuses the
+/// The entries to index: all at hand, or made a batch at a time (in entry order) as the
+/// index writer takes them, so making them runs while the index is written.
+pub enum Entries<'a> {
+    /// Every entry.
+    All(&'a [EntryDoc]),
+    /// Batches of entries.
+    Batches(&'a mut (dyn Iterator<Item = Vec<EntryDoc>> + Send)),
+}
+
+/// Builds the packed index and the other search assets for `entries`. `kbook serve` reuses the
 /// index segments in `kept` (an edit re-indexes only the chunk of entries that holds it);
 /// a site to publish gets one merged segment. With a `writer`, a site's files are written as
 /// they are made and each is freed at once (the index, its script copy and its blocks would
 /// otherwise all be in memory together); the returned assets hold the others.
 pub fn build_search_assets(
-    docs: &[EntryDoc],
+    entries: Entries<'_>,
     mode: AssetMode,
     kept: &mut kbook_search::KeptSegments,
     writer: Option<&SiteWriter>,
 ) -> Result<SearchAssets> {
     let timing = crate::progress::Progress::new(false);
     timing.stage("writing the search index");
-    let index = match mode {
-        AssetMode::Publish => kbook_search::build_packed_index(docs),
-        AssetMode::Serve => kbook_search::build_packed_index_keeping(docs, kept),
-    }
-    .context("cannot build the search index")?;
     // With a writer each file is written at once; without, kept for the caller.
-    let emit = |path: String, bytes: Vec<u8>, kept: &mut Vec<OutputFile>| -> Result<()> {
+    // Borrowed bytes are copied only when kept.
+    let emit = |path: String, bytes: Cow<[u8]>, kept: &mut Vec<OutputFile>| -> Result<()> {
         match writer {
             Some(w) => w
                 .write(&path, &bytes)
                 .with_context(|| format!("cannot write {path}")),
             None => {
-                kept.push((path, Arc::new(bytes)));
+                kept.push((path, Arc::new(bytes.into_owned())));
                 Ok(())
             }
         }
     };
     let mut files: Vec<OutputFile> = Vec::new();
     let (path, js) = search_js_file();
-    emit(path, js, &mut files)?;
+    emit(path, js.into(), &mut files)?;
     if mode == AssetMode::Serve {
+        let collected: Vec<EntryDoc>;
+        let docs = match entries {
+            Entries::All(docs) => docs,
+            Entries::Batches(batches) => {
+                collected = batches.flatten().collect();
+                &collected
+            }
+        };
+        let index = kbook_search::build_packed_index_keeping(docs, kept)
+            .context("cannot build the search index")?;
         let meta = SearchMeta {
             index: "search/index.bin".into(),
             wasm: "search/kbook-search.wasm".into(),
@@ -128,54 +144,95 @@ pub fn build_search_assets(
             head: None,
             blocks: None,
         };
-        emit(meta.index.clone(), index, &mut files)?;
-        emit(meta.wasm.clone(), WASM.to_vec(), &mut files)?;
+        emit(meta.index.clone(), index.into(), &mut files)?;
+        emit(meta.wasm.clone(), WASM.into(), &mut files)?;
         for (path, bytes) in manifest_files(&meta)? {
-            emit(path, bytes, &mut files)?;
+            emit(path, bytes.into(), &mut files)?;
         }
         return Ok(SearchAssets { files, meta });
     }
-    timing.stage("writing the search files");
-    // Refuse to ship an index the reader cannot open.
-    BookIndex::open_bytes(&index).context("the freshly built search index does not open")?;
-    let index_hash = short_hash(&index);
-    let index_path = format!("search/index.{index_hash}.bin");
-    let wasm_path = format!("search/kbook-search.{}.wasm", short_hash(WASM));
-    let head_path = format!("search/index.{index_hash}.head");
-    let blocks_dir = format!("search/blocks.{index_hash}/");
-    // The file:// script copies and the http files are independent: made side by side.
-    let (scripts, http) = rayon::join(
+    // The module's files do not depend on the index: they are made while it is written (the
+    // index writer leaves a core partly idle).
+    let (index, module) = rayon::join(
+        || {
+            match entries {
+                Entries::All(docs) => kbook_search::build_packed_index(docs),
+                Entries::Batches(batches) => kbook_search::build_packed_index_batched(batches),
+            }
+            .context("cannot build the search index")
+        },
         || -> Result<(Vec<OutputFile>, String, String)> {
             let mut kept = Vec::new();
-            let index_js = js_wrapper(&index_path, &index)?;
-            let index_js_path = format!("search/index.{}.js", short_hash(&index_js));
-            emit(index_js_path.clone(), index_js, &mut kept)?;
-            let wasm_js = js_wrapper(&wasm_path, WASM)?;
-            let wasm_js_path = format!("search/kbook-search.{}.js", short_hash(&wasm_js));
-            emit(wasm_js_path.clone(), wasm_js, &mut kept)?;
-            Ok((kept, index_js_path, wasm_js_path))
-        },
-        || -> Result<Vec<OutputFile>> {
-            let mut kept = Vec::new();
-            emit(wasm_path.clone(), WASM.to_vec(), &mut kept)?;
-            // Over http the browser loads the head and fetches blocks as searches need them.
-            let split = kbook_search::blocks::split_packed_ranges(&index)
-                .context("cannot split the search index")?;
-            emit(head_path.clone(), split.head, &mut kept)?;
-            for (i, block) in split.blocks.into_iter().enumerate() {
-                emit(
-                    format!("{blocks_dir}{i}.bin"),
-                    index[block].to_vec(),
-                    &mut kept,
-                )?;
-            }
-            Ok(kept)
+            let wasm_path = format!("search/kbook-search.{}.wasm", short_hash(WASM));
+            emit(wasm_path.clone(), WASM.into(), &mut kept)?;
+            // Named by the module's hash: the script is made from the module alone.
+            let wasm_js_path = wasm_path.replace(".wasm", ".js");
+            emit(
+                wasm_js_path.clone(),
+                js_wrapper(&wasm_path, WASM)?.into(),
+                &mut kept,
+            )?;
+            Ok((kept, wasm_path, wasm_js_path))
         },
     );
-    let (script_files, index_js_path, wasm_js_path) = scripts?;
-    files.extend(script_files);
+    let index = index?;
+    let (module_files, wasm_path, wasm_js_path) = module?;
+    files.extend(module_files);
+    timing.stage("writing the search files");
+    // Read off the index's header (which holds its checksum): no pass over the bytes.
+    let index_hash = kbook_search::packed_digest(&index)
+        .map(|d| format!("{d:016x}"))
+        .context("the freshly built search index has no header")?;
+    let index_path = format!("search/index.{index_hash}.bin");
+    // Named by the index's hash: the script is made from the index alone.
+    let index_js_path = format!("search/index.{index_hash}.js");
+    let head_path = format!("search/index.{index_hash}.head");
+    let blocks_dir = format!("search/blocks.{index_hash}/");
+    // Checking that the index opens (then writing it), its file:// script and its http blocks
+    // are independent: made side by side. Nothing is in place before the writer commits, so an index that
+    // does not open is never published.
+    let (opens, (script, http)) = rayon::join(
+        || -> Result<Vec<OutputFile>> {
+            // Refuse to ship an index the reader cannot open.
+            BookIndex::open_bytes(&index)
+                .context("the freshly built search index does not open")?;
+            let mut kept = Vec::new();
+            emit(index_path.clone(), Cow::Borrowed(&index), &mut kept)?;
+            Ok(kept)
+        },
+        || {
+            rayon::join(
+                || -> Result<Vec<OutputFile>> {
+                    let mut kept = Vec::new();
+                    emit(
+                        index_js_path.clone(),
+                        js_wrapper(&index_path, &index)?.into(),
+                        &mut kept,
+                    )?;
+                    Ok(kept)
+                },
+                || -> Result<Vec<OutputFile>> {
+                    let mut kept = Vec::new();
+                    // Over http the browser loads the head and fetches blocks as searches
+                    // need them.
+                    let split = kbook_search::blocks::split_packed_ranges(&index)
+                        .context("cannot split the search index")?;
+                    emit(head_path.clone(), split.head.into(), &mut kept)?;
+                    for (i, block) in split.blocks.into_iter().enumerate() {
+                        emit(
+                            format!("{blocks_dir}{i}.bin"),
+                            index[block].into(),
+                            &mut kept,
+                        )?;
+                    }
+                    Ok(kept)
+                },
+            )
+        },
+    );
+    files.extend(opens?);
+    files.extend(script?);
     files.extend(http?);
-    emit(index_path.clone(), index, &mut files)?;
     let meta = SearchMeta {
         index: index_path,
         wasm: wasm_path,
@@ -185,7 +242,7 @@ pub fn build_search_assets(
         blocks: Some(blocks_dir),
     };
     for (path, bytes) in manifest_files(&meta)? {
-        emit(path, bytes, &mut files)?;
+        emit(path, bytes.into(), &mut files)?;
     }
     Ok(SearchAssets { files, meta })
 }

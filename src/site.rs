@@ -192,16 +192,20 @@ pub fn render_site(
         };
         let assets = match index_cache.take() {
             Some((fp, assets)) if fp == docs_fp => assets,
-            _ => {
-                search_assets::build_search_assets(&docs, mode, segments, writer).map_err(|e| {
-                    Diagnostic::error(
-                        "(search index)",
-                        0,
-                        0,
-                        format!("cannot build the search index: {e:#}"),
-                    )
-                })?
-            }
+            _ => search_assets::build_search_assets(
+                search_assets::Entries::All(&docs),
+                mode,
+                segments,
+                writer,
+            )
+            .map_err(|e| {
+                Diagnostic::error(
+                    "(search index)",
+                    0,
+                    0,
+                    format!("cannot build the search index: {e:#}"),
+                )
+            })?,
         };
         // The documents hold a copy of every body's text.
         drop(docs);

@@ -6,7 +6,7 @@
 mod html;
 
 use crate::output::SiteWriter;
-use crate::search_assets::{AssetMode, build_search_assets};
+use crate::search_assets::{AssetMode, Entries, build_search_assets};
 use anyhow::{Context, Result, bail};
 use kbook_search::EntryDoc;
 use rayon::prelude::*;
@@ -20,6 +20,8 @@ const LOADER_JS: &[u8] = include_bytes!("assets/kbook.js");
 const SEARCH_PAGE: &str = include_str!("assets/search.html");
 const PAGE_CSS: &[u8] = include_bytes!("assets/page.css");
 const SEARCH_CSS: &[u8] = include_bytes!("../../static/search.css");
+/// Pages read together while the index writer files the previous ones.
+const PAGES_PER_BATCH: usize = 64;
 /// The element `--ui` adds (and a template author writes) where the search box goes.
 pub const SLOT: &str = "<div data-kbook-search></div>";
 
@@ -90,58 +92,78 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     let timing = crate::progress::Progress::new(false);
     timing.stage("finding pages");
     let pages = html_pages(site, &subdir)?;
-    timing.stage("reading pages");
     let mut report = IndexReport {
         pages: pages.len(),
         subdir: subdir.clone(),
         ..IndexReport::default()
     };
-    // Pages are read and parsed on all cores; ids are then given in page order.
-    let read: Vec<html::PageDoc> = pages
-        .par_iter()
-        .map(|rel| {
-            let path = site.join(rel);
-            let bytes =
-                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-            let text = String::from_utf8_lossy(&bytes);
-            Ok(reader.read(&text, rel, format!("{to_root}{rel}")))
-        })
-        .collect::<Result<_>>()?;
-    let mut docs: Vec<EntryDoc> = Vec::new();
+    timing.stage("reading pages and writing the search index");
+    let dest = site.join(&subdir);
+    let writer =
+        SiteWriter::begin(&dest).with_context(|| format!("cannot write {}", dest.display()))?;
+    // Pages are read a batch at a time, on all cores, as the index writer takes them (so
+    // reading overlaps indexing); ids are given in page order.
     let mut ids: HashSet<String> = HashSet::new();
-    for (rel, page) in pages.iter().zip(read) {
-        match page {
-            html::PageDoc::Doc(mut d) => {
-                let base = crate::import::ascii_slug(rel.trim_end_matches(".html"), 80)
-                    .unwrap_or_else(|| "page".into());
-                let mut id = base.clone();
-                let mut n = 2;
-                while !ids.insert(id.clone()) {
-                    id = format!("{base}-{n}");
-                    n += 1;
-                }
-                d.id = id;
-                report.errors += d.errors.len();
-                docs.push(*d);
+    let mut unreadable: Option<anyhow::Error> = None;
+    let mut batches = pages.chunks(PAGES_PER_BATCH).map_while(|chunk| {
+        let read = chunk
+            .par_iter()
+            .map(|rel| {
+                let path = site.join(rel);
+                let bytes = std::fs::read(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let text = String::from_utf8_lossy(&bytes);
+                Ok(reader.read(&text, rel, format!("{to_root}{rel}")))
+            })
+            .collect::<Result<Vec<html::PageDoc>>>();
+        let read = match read {
+            Ok(read) => read,
+            Err(e) => {
+                unreadable = Some(e);
+                return None;
             }
-            html::PageDoc::Skipped(why) => report.skipped.push((rel.clone(), why.to_string())),
+        };
+        let mut docs: Vec<EntryDoc> = Vec::with_capacity(chunk.len());
+        for (rel, page) in chunk.iter().zip(read) {
+            match page {
+                html::PageDoc::Doc(mut d) => {
+                    let base = crate::import::ascii_slug(rel.trim_end_matches(".html"), 80)
+                        .unwrap_or_else(|| "page".into());
+                    let mut id = base.clone();
+                    let mut n = 2;
+                    while !ids.insert(id.clone()) {
+                        id = format!("{base}-{n}");
+                        n += 1;
+                    }
+                    d.id = id;
+                    report.errors += d.errors.len();
+                    docs.push(*d);
+                }
+                html::PageDoc::Skipped(why) => report.skipped.push((rel.clone(), why.to_string())),
+            }
         }
+        Some(docs)
+    });
+    let mut kept = kbook_search::KeptSegments::default();
+    let built = build_search_assets(
+        Entries::Batches(&mut batches),
+        AssetMode::Publish,
+        &mut kept,
+        Some(&writer),
+    );
+    drop(batches);
+    if let Some(e) = unreadable {
+        return Err(e);
     }
-    report.indexed = docs.len();
-    if docs.is_empty() {
+    built?;
+    report.indexed = ids.len();
+    if ids.is_empty() {
         bail!(
             "none of the {} HTML pages under {} has text to index (see --selector and data-kbook-body)",
             pages.len(),
             site.display()
         );
     }
-
-    timing.stage("indexing and writing the search files");
-    let dest = site.join(&subdir);
-    let writer =
-        SiteWriter::begin(&dest).with_context(|| format!("cannot write {}", dest.display()))?;
-    let mut kept = kbook_search::KeptSegments::default();
-    build_search_assets(&docs, AssetMode::Publish, &mut kept, Some(&writer))?;
     let home = format!("{to_root}index.html");
     let page = SEARCH_PAGE.replace("{home}", &crate::html::escape(&home));
     for (path, bytes) in [

@@ -29,10 +29,13 @@ use serde::Serialize;
 pub use analysis::{Analyzer, analyze, register_tokenizers};
 pub use book::BookIndex;
 pub use lazy::{LazyIndex, LazyOutcome};
-pub use pack::{FORMAT_VERSION, MAGIC};
+pub use pack::{FORMAT_VERSION, MAGIC, packed_digest};
 pub use query::Tuning;
 #[cfg(not(target_arch = "wasm32"))]
-pub use writer::{KeptSegments, build_packed_index, build_packed_index_keeping, docs_fingerprint};
+pub use writer::{
+    KeptSegments, build_packed_index, build_packed_index_batched, build_packed_index_keeping,
+    docs_fingerprint,
+};
 
 /// A fast 64-bit hash of bytes (the packed index's checksum), for telling changed files from
 /// unchanged ones: several times faster than the standard library's SipHash on large files.

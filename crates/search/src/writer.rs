@@ -136,8 +136,12 @@ fn write_chunk(kb: &KbSchema, docs: &[EntryDoc]) -> Result<Chunk, SearchError> {
 }
 
 /// All entries as one segment: batches are analysed on all cores while a thread of its own
-/// files the previous ones, in entry order.
-fn write_one_segment(kb: &KbSchema, docs: &[EntryDoc]) -> Result<Chunk, SearchError> {
+/// files the previous ones, in entry order. The batches are made as they are needed, so
+/// whatever makes them (reading pages) runs while earlier ones are filed.
+fn write_one_segment<B: AsRef<[EntryDoc]>>(
+    kb: &KbSchema,
+    batches: impl Iterator<Item = B>,
+) -> Result<Chunk, SearchError> {
     let dir = RamDirectory::create();
     let ahead = AnalysedAhead::default();
     let (send, receive) = std::sync::mpsc::sync_channel::<Vec<TantivyDocument>>(BATCHES_AHEAD);
@@ -155,8 +159,9 @@ fn write_one_segment(kb: &KbSchema, docs: &[EntryDoc]) -> Result<Chunk, SearchEr
             })
             .map_err(|e| SearchError::Corrupt(format!("cannot start the index writer: {e}")))?;
         let mut analysed = Ok(());
-        for batch in docs.chunks(BATCH_DOCS) {
+        for batch in batches {
             let made: Result<Vec<(TantivyDocument, Analysed)>, SearchError> = batch
+                .as_ref()
                 .par_iter()
                 .map(|d| {
                     let mut analysed = Vec::new();
@@ -209,7 +214,7 @@ pub(crate) fn write_index(
 ) -> Result<(RamDirectory, Index), SearchError> {
     let kb = KbSchema::build();
     let Some(kept) = kept else {
-        return write_one_segment(&kb, docs);
+        return write_one_segment(&kb, docs.chunks(BATCH_DOCS));
     };
     let chunks: Vec<&[EntryDoc]> = if docs.is_empty() {
         vec![docs]
@@ -232,6 +237,16 @@ pub(crate) fn write_index(
 /// Builds the deterministic packed index (one segment, renamed to a content-derived id).
 pub fn build_packed_index(docs: &[EntryDoc]) -> Result<Vec<u8>, SearchError> {
     pack_index(write_index(docs, None)?)
+}
+
+/// [`build_packed_index`] of entries that arrive in batches, in entry order: each batch is
+/// asked for only when the writer has room for it, so making it (e.g. reading pages) runs
+/// while earlier batches are filed. The same entries give the same bytes however they are
+/// batched.
+pub fn build_packed_index_batched<B: AsRef<[EntryDoc]>>(
+    batches: impl Iterator<Item = B>,
+) -> Result<Vec<u8>, SearchError> {
+    pack_index(write_one_segment(&KbSchema::build(), batches)?)
 }
 
 /// Builds the packed index reusing the chunk segments `kept` from the previous build, and
@@ -417,6 +432,10 @@ mod tests {
             a == alone,
             "the index differs from the writer's own analysis"
         );
+        // Batches of any size (and empty ones) give the same bytes.
+        let uneven = [&d[..1], &d[1..1], &d[1..100], &d[100..]];
+        let batched = crate::build_packed_index_batched(uneven.iter().copied()).unwrap();
+        assert!(a == batched, "batching changed the index");
         let index = crate::BookIndex::open(a.clone()).unwrap();
         assert_eq!(index.num_docs(), d.len() as u64);
         assert_eq!(search(a, "state 300")[0].as_str(), "e300");

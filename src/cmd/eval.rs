@@ -28,7 +28,8 @@ pub struct EvalArgs {
     pub site: Option<PathBuf>,
     /// Switch a ranking part off (ablation): paste-splitting, rarity-cut, phrase-pairs, typo,
     /// stopwords, field-dismax, shared-idf, query-intent, coverage, connector-mention, prefix,
-    /// wrapper, outer-layers; divergence, connector-agreement, word-confidence (confidence).
+    /// wrapper, outer-layers, template-divergence, sig-cover; divergence, connector-agreement,
+    /// word-confidence (confidence).
     /// Repeatable.
     #[arg(long, value_name = "PART")]
     pub ablate: Vec<String>,
@@ -39,7 +40,8 @@ pub struct EvalArgs {
     /// Set a ranking constant, for tuning on a query set: a field boost (sig, ids, title,
     /// tags, body, code) or frame, other, wrapper, outer, field-tie, coverage-weight,
     /// shared-idf-mix, connector-weight, pair-boost, plain-sig, max-terms, min-error-run, min-error-share,
-    /// min-known-share, min-word-coverage, min-word-known-share, min-word-margin.
+    /// min-known-share, min-word-coverage, min-word-known-share, min-word-margin, diverge-penalty,
+    /// sig-cover.
     /// Repeatable, e.g. `--tune sig=2 --tune body=1.5`.
     #[arg(long, value_name = "NAME=VALUE")]
     pub tune: Vec<String>,
@@ -53,7 +55,7 @@ pub enum Baseline {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 17] = [
+pub const ABLATIONS: [&str; 18] = [
     "paste-splitting",
     "rarity-cut",
     "phrase-pairs",
@@ -68,6 +70,7 @@ pub const ABLATIONS: [&str; 17] = [
     "wrapper",
     "outer-layers",
     "template-divergence",
+    "sig-cover",
     "divergence",
     "connector-agreement",
     "word-confidence",
@@ -83,6 +86,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             "paste-splitting" => t.paste_splitting = false,
             "divergence" => t.no_divergence = false,
             "template-divergence" => t.diverge_penalty = 1.0,
+            "sig-cover" => t.sig_cover_weight = 0.0,
             "connector-agreement" => t.connector_agreement = false,
             "word-confidence" => t.word_confidence = false,
             "rarity-cut" => t.rarity_cut = false,
@@ -132,6 +136,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             (None, "min-word-known-share") => &mut t.min_word_known_share,
             (None, "min-word-margin") => &mut t.min_word_margin,
             (None, "diverge-penalty") => &mut t.diverge_penalty,
+            (None, "sig-cover") => &mut t.sig_cover_weight,
             (None, "max-terms") => {
                 t.max_terms = v.max(1.0) as usize;
                 continue;

@@ -6,7 +6,7 @@ use crate::query::{BuiltQuery, ClauseKind, build_query, field_name, filter_claus
 use crate::schema::{F_BODY, F_IDS, F_SIG, KbSchema};
 use crate::version::match_stored_specs;
 use crate::{Hit, SearchError, SearchOptions, SearchResults, Signals, Snippet};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, EnableScoring, Occur, Query};
 use tantivy::schema::Value;
@@ -178,14 +178,31 @@ impl BookIndex {
         // same message template with another outcome: its score is multiplied by
         // `diverge_penalty`, and it moves below the hits shown with it.
         let penalty = opts.tuning.diverge_penalty.clamp(0.0, 1.0);
+        let cover_weight = if built.plain_words {
+            0.0
+        } else {
+            opts.tuning.sig_cover_weight.clamp(0.0, 1.0)
+        };
+        let pasted: HashSet<&str> = built
+            .sig_lines
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
         let mut shown: Vec<Shown<'_>> = hits
             .iter()
             .zip(docs)
             .zip(matches)
             .map(|((&(score, _), doc), m)| {
-                let overlap = error_overlap(&self.error_texts(&doc), &built.sig_lines);
+                let errors = self.error_texts(&doc);
+                let overlap = error_overlap(&errors, &built.sig_lines);
                 let demoted = overlap.0 >= opts.tuning.min_error_run && overlap.2;
-                let score = if demoted { score * penalty } else { score };
+                let mut score = if demoted { score * penalty } else { score };
+                if cover_weight > 0.0 {
+                    let share = sig_share(built, m);
+                    let cover = error_cover(&errors, &pasted);
+                    score *= 1.0 - cover_weight * share * (1.0 - cover);
+                }
                 Shown {
                     score,
                     doc,
@@ -369,6 +386,39 @@ fn error_overlap(errors: &[&str], lines: &[Vec<String>]) -> (usize, f32, bool) {
                 best = (run, share, diverges);
             }
         }
+    }
+    best
+}
+
+/// The share of a hit's clause scores that came from signature clauses.
+fn sig_share(built: &BuiltQuery, m: &Matches) -> f32 {
+    let (mut sig, mut all) = (0.0f32, 0.0f32);
+    for &(ci, score) in m {
+        all += score;
+        if built.clauses.get(ci).is_some_and(|c| c.field == F_SIG) {
+            sig += score;
+        }
+    }
+    if all > 0.0 { sig / all } else { 0.0 }
+}
+
+/// The largest share of one error text's words that occur in the pasted words.
+fn error_cover(errors: &[&str], pasted: &HashSet<&str>) -> f32 {
+    let mut best = 0.0f32;
+    for e in errors {
+        let toks: Vec<String> = analyze(crate::paste::message_part(e), Analyzer::Sig)
+            .into_iter()
+            .filter(|t| t.part)
+            .map(|t| t.text)
+            .collect();
+        if toks.is_empty() {
+            continue;
+        }
+        let found = toks
+            .iter()
+            .filter(|t| pasted.contains(String::as_str(t)))
+            .count();
+        best = best.max(found as f32 / toks.len() as f32);
     }
     best
 }

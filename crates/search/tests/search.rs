@@ -661,3 +661,53 @@ fn the_same_message_template_with_another_outcome_moves_down() {
         Some("int-to-long")
     );
 }
+
+#[test]
+fn one_word_of_an_error_text_weighs_less_than_the_error_repeated() {
+    let docs = vec![
+        entry(
+            "driver-missing",
+            "custom",
+            "Custom connector cannot load its JDBC driver",
+            &["Failed to get driver instance for jdbcUrl="],
+            "The driver jar is not on the class path of the connector.",
+            "",
+        ),
+        entry(
+            "link-failure",
+            "mysql",
+            "MySQL connection drops: communications link failure",
+            &[],
+            "A network problem: no packets came back from the server.",
+            "",
+        ),
+        entry(
+            "other",
+            "logs",
+            "Missing permission",
+            &[],
+            "Grant read access.",
+            "",
+        ),
+    ];
+    let idx = BookIndex::open(build_packed_index(&docs).unwrap()).unwrap();
+    let q = "The last packet sent successfully to the server was 0 milliseconds ago. \
+             The driver has not received any packets from the server.\n\
+             \tat com.mysql.cj.jdbc.ConnectionImpl.createNewIO(ConnectionImpl.java:819)";
+    assert_eq!(
+        top_with(&idx, q, Tuning::default()).as_deref(),
+        Some("link-failure")
+    );
+    let off = Tuning {
+        sig_cover_weight: 0.0,
+        ..Tuning::default()
+    };
+    assert_eq!(top_with(&idx, q, off).as_deref(), Some("driver-missing"));
+    // The error text repeated still finds its entry.
+    let own =
+        "java.sql.SQLException: Failed to get driver instance for jdbcUrl=jdbc:mysql://db:3306/x";
+    assert_eq!(
+        top_with(&idx, own, Tuning::default()).as_deref(),
+        Some("driver-missing")
+    );
+}

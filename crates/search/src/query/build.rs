@@ -95,6 +95,7 @@ pub(crate) fn build_query(
         field_terms,
         sig_lines: sig_lines(&paste),
         one_line: paste.lines.len() == 1,
+        plain_words: is_plain_words(&paste),
         known_share: known_share(&surfaces, &unknown_surfaces),
         named_connectors: connectors_named_anywhere(&text, &surfaces, searcher, kb),
     }
@@ -193,5 +194,6 @@ fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
         known_share: 1.0,
         named_connectors: Vec::new(),
         one_line: false,
+        plain_words: true,
     }
 }

@@ -62,6 +62,8 @@ pub(crate) struct BuiltQuery {
     pub named_connectors: Vec<String>,
     /// Whether the query is one line (typed words, or one pasted line).
     pub one_line: bool,
+    /// Whether the query is typed words rather than pasted machine text.
+    pub plain_words: bool,
 }
 
 impl BuiltQuery {

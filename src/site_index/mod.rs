@@ -206,10 +206,15 @@ pub fn template_lines(subdir: &str) -> [String; 2] {
 /// the search directory and hidden directories.
 fn html_pages(site: &Path, subdir: &str) -> Result<Vec<String>> {
     let mut out = Vec::new();
+    // The search directory of an earlier run (hundreds of block files) is not walked.
+    let search_dir = site.join(subdir);
     let walk = walkdir::WalkDir::new(site)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+        .filter_entry(|e| {
+            e.depth() == 0
+                || !(e.file_name().to_string_lossy().starts_with('.') || e.path() == search_dir)
+        });
     for item in walk {
         let item = item.with_context(|| format!("cannot read {}", site.display()))?;
         if !item.file_type().is_file() {
@@ -221,7 +226,7 @@ fn html_pages(site: &Path, subdir: &str) -> Result<Vec<String>> {
             .unwrap_or(item.path())
             .to_string_lossy()
             .replace('\\', "/");
-        if rel.starts_with(&format!("{subdir}/")) || !rel.ends_with(".html") {
+        if !rel.ends_with(".html") {
             continue;
         }
         out.push(rel);

@@ -72,8 +72,11 @@ fn index_adds_search_to_a_hugo_site_over_http_and_file() {
             .keys()
             .any(|k| k.starts_with("kbook/search/manifest.js"))
     );
-    // Running again leaves the pages alone.
-    assert_eq!(index(&site, &["--ui"])["injected"], 0);
+    // Running again leaves the pages alone and reads the same pages (never its own search
+    // page from the previous run).
+    let again = index(&site, &["--ui"]);
+    assert_eq!(again["injected"], 0);
+    assert_eq!(again["pages"], 7);
 
     // The box on a page finds the paste over http and from disk; the result opens the page.
     let c = chromium();

@@ -675,8 +675,8 @@ fn one_word_of_an_error_text_weighs_less_than_the_error_repeated() {
         ),
         entry(
             "link-failure",
-            "mysql",
-            "MySQL connection drops: communications link failure",
+            "db",
+            "The server stops answering: communications link failure",
             &[],
             "A network problem: no packets came back from the server.",
             "",

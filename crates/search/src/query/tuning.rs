@@ -43,7 +43,10 @@ pub struct Tuning {
     pub coverage_weight: f32,
     /// Per-field boosts, in schema order (sig, ids, title, tags, body, code).
     pub field_boosts: [f32; 6],
-    /// Weight of a stack-frame line relative to a message line.
+    /// Weight of a stack-frame line relative to a message line. Measured (top-1): 0.15 → 0.25–0.5
+    /// changed nothing on the bundled book and took machine texts with 5,000 distractors from
+    /// 0.903 to 0.935 (frames name the classes that tell a connector's entries from the
+    /// distractors' word soup); 0.1 lost one machine text.
     pub frame_weight: f32,
     /// Weight of other (context) lines.
     pub other_weight: f32,
@@ -142,7 +145,7 @@ impl Default for Tuning {
             field_tie: 0.3,
             coverage_weight: 0.5,
             field_boosts: TEXT_FIELDS.map(|f| f.boost),
-            frame_weight: 0.15,
+            frame_weight: 0.3,
             other_weight: 0.6,
             wrapper_weight: 0.35,
             outer_weight: 0.7,

@@ -96,10 +96,30 @@ pub enum Entries<'a> {
     Batches(&'a mut (dyn Iterator<Item = Vec<EntryDoc>> + Send)),
 }
 
+/// Where made files go: written at once with a site writer (and freed), else kept for the
+/// caller.
+#[derive(Clone, Copy)]
+struct Emitter<'w>(Option<&'w SiteWriter>);
+
+impl Emitter<'_> {
+    /// Writes or keeps one file; borrowed bytes are copied only when kept.
+    fn emit(&self, path: String, bytes: Cow<[u8]>, kept: &mut Vec<OutputFile>) -> Result<()> {
+        match self.0 {
+            Some(w) => w
+                .write(&path, &bytes)
+                .with_context(|| format!("cannot write {path}")),
+            None => {
+                kept.push((path, Arc::new(bytes.into_owned())));
+                Ok(())
+            }
+        }
+    }
+}
+
 /// Builds the packed index and the other search assets for `entries`. `kbook serve` reuses the
 /// index segments in `kept` (an edit re-indexes only the chunk of entries that holds it);
-/// a site to publish gets one merged segment. With a `writer`, a site's files are written as
-/// they are made and each is freed at once (the index, its script copy and its blocks would
+/// a site to publish gets one segment. With a `writer`, a site's files are written as they
+/// are made and each is freed at once (the index, its script copy and its blocks would
 /// otherwise all be in memory together); the returned assets hold the others.
 pub fn build_search_assets(
     entries: Entries<'_>,
@@ -109,78 +129,94 @@ pub fn build_search_assets(
 ) -> Result<SearchAssets> {
     let timing = crate::progress::Progress::new(false);
     timing.stage("writing the search index");
-    // With a writer each file is written at once; without, kept for the caller.
-    // Borrowed bytes are copied only when kept.
-    let emit = |path: String, bytes: Cow<[u8]>, kept: &mut Vec<OutputFile>| -> Result<()> {
-        match writer {
-            Some(w) => w
-                .write(&path, &bytes)
-                .with_context(|| format!("cannot write {path}")),
-            None => {
-                kept.push((path, Arc::new(bytes.into_owned())));
-                Ok(())
-            }
-        }
-    };
+    let out = Emitter(writer);
     let mut files: Vec<OutputFile> = Vec::new();
     let (path, js) = search_js_file();
-    emit(path, js.into(), &mut files)?;
-    if mode == AssetMode::Serve {
-        let collected: Vec<EntryDoc>;
-        let docs = match entries {
-            Entries::All(docs) => docs,
-            Entries::Batches(batches) => {
-                collected = batches.flatten().collect();
-                &collected
-            }
-        };
-        let index = kbook_search::build_packed_index_keeping(docs, kept)
-            .context("cannot build the search index")?;
-        let meta = SearchMeta {
-            index: "search/index.bin".into(),
-            wasm: "search/kbook-search.wasm".into(),
-            index_js: None,
-            wasm_js: None,
-            head: None,
-            blocks: None,
-        };
-        emit(meta.index.clone(), index.into(), &mut files)?;
-        emit(meta.wasm.clone(), WASM.into(), &mut files)?;
-        for (path, bytes) in manifest_files(&meta)? {
-            emit(path, bytes.into(), &mut files)?;
+    out.emit(path, js.into(), &mut files)?;
+    let meta = match mode {
+        AssetMode::Serve => serve_files(entries, kept, out, &mut files)?,
+        AssetMode::Publish => {
+            // The module's files do not depend on the index: they are made while it is
+            // written (the index writer leaves a core partly idle).
+            let (index, module) = rayon::join(
+                || {
+                    match entries {
+                        Entries::All(docs) => kbook_search::build_packed_index(docs),
+                        Entries::Batches(batches) => {
+                            kbook_search::build_packed_index_batched(batches)
+                        }
+                    }
+                    .context("cannot build the search index")
+                },
+                || module_files(out),
+            );
+            let index = index?;
+            let (module, wasm_path, wasm_js_path) = module?;
+            files.extend(module);
+            timing.stage("writing the search files");
+            let (index_files, meta) = index_files(&index, wasm_path, wasm_js_path, out)?;
+            files.extend(index_files);
+            meta
         }
-        return Ok(SearchAssets { files, meta });
+    };
+    for (path, bytes) in manifest_files(&meta)? {
+        out.emit(path, bytes.into(), &mut files)?;
     }
-    // The module's files do not depend on the index: they are made while it is written (the
-    // index writer leaves a core partly idle).
-    let (index, module) = rayon::join(
-        || {
-            match entries {
-                Entries::All(docs) => kbook_search::build_packed_index(docs),
-                Entries::Batches(batches) => kbook_search::build_packed_index_batched(batches),
-            }
-            .context("cannot build the search index")
-        },
-        || -> Result<(Vec<OutputFile>, String, String)> {
-            let mut kept = Vec::new();
-            let wasm_path = format!("search/kbook-search.{}.wasm", short_hash(WASM));
-            emit(wasm_path.clone(), WASM.into(), &mut kept)?;
-            // Named by the module's hash: the script is made from the module alone.
-            let wasm_js_path = wasm_path.replace(".wasm", ".js");
-            emit(
-                wasm_js_path.clone(),
-                js_wrapper(&wasm_path, WASM)?.into(),
-                &mut kept,
-            )?;
-            Ok((kept, wasm_path, wasm_js_path))
-        },
-    );
-    let index = index?;
-    let (module_files, wasm_path, wasm_js_path) = module?;
-    files.extend(module_files);
-    timing.stage("writing the search files");
+    Ok(SearchAssets { files, meta })
+}
+
+/// `kbook serve`'s index and module, under fixed names, the index whole.
+fn serve_files(
+    entries: Entries<'_>,
+    kept: &mut kbook_search::KeptSegments,
+    out: Emitter<'_>,
+    files: &mut Vec<OutputFile>,
+) -> Result<SearchMeta> {
+    let collected: Vec<EntryDoc>;
+    let docs = match entries {
+        Entries::All(docs) => docs,
+        Entries::Batches(batches) => {
+            collected = batches.flatten().collect();
+            &collected
+        }
+    };
+    let index = kbook_search::build_packed_index_keeping(docs, kept)
+        .context("cannot build the search index")?;
+    let meta = SearchMeta {
+        index: "search/index.bin".into(),
+        wasm: "search/kbook-search.wasm".into(),
+        index_js: None,
+        wasm_js: None,
+        head: None,
+        blocks: None,
+    };
+    out.emit(meta.index.clone(), index.into(), files)?;
+    out.emit(meta.wasm.clone(), WASM.into(), files)?;
+    Ok(meta)
+}
+
+/// The browser module and its file:// script copy; their paths.
+fn module_files(out: Emitter<'_>) -> Result<(Vec<OutputFile>, String, String)> {
+    let mut kept = Vec::new();
+    let wasm_path = format!("search/kbook-search.{}.wasm", short_hash(WASM));
+    out.emit(wasm_path.clone(), WASM.into(), &mut kept)?;
+    // Named by the module's hash: the script is made from the module alone.
+    let wasm_js_path = wasm_path.replace(".wasm", ".js");
+    let wasm_js = js_wrapper(&wasm_path, WASM)?;
+    out.emit(wasm_js_path.clone(), wasm_js.into(), &mut kept)?;
+    Ok((kept, wasm_path, wasm_js_path))
+}
+
+/// The published index, its file:// script copy, its head and blocks for http; the manifest
+/// data naming them and the module's files.
+fn index_files(
+    index: &[u8],
+    wasm_path: String,
+    wasm_js_path: String,
+    out: Emitter<'_>,
+) -> Result<(Vec<OutputFile>, SearchMeta)> {
     // Read off the index's header (which holds its checksum): no pass over the bytes.
-    let index_hash = kbook_search::packed_digest(&index)
+    let index_hash = kbook_search::packed_digest(index)
         .map(|d| format!("{d:016x}"))
         .context("the freshly built search index has no header")?;
     let index_path = format!("search/index.{index_hash}.bin");
@@ -188,49 +224,41 @@ pub fn build_search_assets(
     let index_js_path = format!("search/index.{index_hash}.js");
     let head_path = format!("search/index.{index_hash}.head");
     let blocks_dir = format!("search/blocks.{index_hash}/");
-    // Checking that the index opens (then writing it), its file:// script and its http blocks
-    // are independent: made side by side. Nothing is in place before the writer commits, so an index that
-    // does not open is never published.
+    // Checking that the index opens (then writing it), its file:// script and its http
+    // blocks are independent: made side by side. Nothing is in place before the writer
+    // commits, so an index that does not open is never published.
     let (opens, (script, http)) = rayon::join(
         || -> Result<Vec<OutputFile>> {
-            // Refuse to ship an index the reader cannot open.
-            BookIndex::open_bytes(&index)
-                .context("the freshly built search index does not open")?;
+            BookIndex::open_bytes(index).context("the freshly built search index does not open")?;
             let mut kept = Vec::new();
-            emit(index_path.clone(), Cow::Borrowed(&index), &mut kept)?;
+            out.emit(index_path.clone(), Cow::Borrowed(index), &mut kept)?;
             Ok(kept)
         },
         || {
             rayon::join(
                 || -> Result<Vec<OutputFile>> {
                     let mut kept = Vec::new();
-                    emit(
-                        index_js_path.clone(),
-                        js_wrapper(&index_path, &index)?.into(),
-                        &mut kept,
-                    )?;
+                    let js = js_wrapper(&index_path, index)?;
+                    out.emit(index_js_path.clone(), js.into(), &mut kept)?;
                     Ok(kept)
                 },
                 || -> Result<Vec<OutputFile>> {
-                    let mut kept = Vec::new();
                     // Over http the browser loads the head and fetches blocks as searches
                     // need them.
-                    let split = kbook_search::blocks::split_packed_ranges(&index)
+                    let mut kept = Vec::new();
+                    let split = kbook_search::blocks::split_packed_ranges(index)
                         .context("cannot split the search index")?;
-                    emit(head_path.clone(), split.head.into(), &mut kept)?;
+                    out.emit(head_path.clone(), split.head.into(), &mut kept)?;
                     for (i, block) in split.blocks.into_iter().enumerate() {
-                        emit(
-                            format!("{blocks_dir}{i}.bin"),
-                            index[block].into(),
-                            &mut kept,
-                        )?;
+                        let path = format!("{blocks_dir}{i}.bin");
+                        out.emit(path, index[block].into(), &mut kept)?;
                     }
                     Ok(kept)
                 },
             )
         },
     );
-    files.extend(opens?);
+    let mut files = opens?;
     files.extend(script?);
     files.extend(http?);
     let meta = SearchMeta {
@@ -241,10 +269,7 @@ pub fn build_search_assets(
         head: Some(head_path),
         blocks: Some(blocks_dir),
     };
-    for (path, bytes) in manifest_files(&meta)? {
-        emit(path, bytes.into(), &mut files)?;
-    }
-    Ok(SearchAssets { files, meta })
+    Ok((files, meta))
 }
 
 /// search/manifest.json and search/manifest.js for `meta`.

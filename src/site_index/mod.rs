@@ -101,49 +101,7 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     let dest = site.join(&subdir);
     let writer =
         SiteWriter::begin(&dest).with_context(|| format!("cannot write {}", dest.display()))?;
-    // Pages are read a batch at a time, on all cores, as the index writer takes them (so
-    // reading overlaps indexing); ids are given in page order.
-    let mut ids: HashSet<String> = HashSet::new();
-    let mut unreadable: Option<anyhow::Error> = None;
-    let mut batches = pages.chunks(PAGES_PER_BATCH).map_while(|chunk| {
-        let read = chunk
-            .par_iter()
-            .map(|rel| {
-                let path = site.join(rel);
-                let bytes = std::fs::read(&path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                let text = String::from_utf8_lossy(&bytes);
-                Ok(reader.read(&text, rel, format!("{to_root}{rel}")))
-            })
-            .collect::<Result<Vec<html::PageDoc>>>();
-        let read = match read {
-            Ok(read) => read,
-            Err(e) => {
-                unreadable = Some(e);
-                return None;
-            }
-        };
-        let mut docs: Vec<EntryDoc> = Vec::with_capacity(chunk.len());
-        for (rel, page) in chunk.iter().zip(read) {
-            match page {
-                html::PageDoc::Doc(mut d) => {
-                    let base = crate::import::ascii_slug(rel.trim_end_matches(".html"), 80)
-                        .unwrap_or_else(|| "page".into());
-                    let mut id = base.clone();
-                    let mut n = 2;
-                    while !ids.insert(id.clone()) {
-                        id = format!("{base}-{n}");
-                        n += 1;
-                    }
-                    d.id = id;
-                    report.errors += d.errors.len();
-                    docs.push(*d);
-                }
-                html::PageDoc::Skipped(why) => report.skipped.push((rel.clone(), why.to_string())),
-            }
-        }
-        Some(docs)
-    });
+    let mut batches = PageBatches::new(site, &reader, &to_root, &pages);
     let mut kept = kbook_search::KeptSegments::default();
     let built = build_search_assets(
         Entries::Batches(&mut batches),
@@ -151,13 +109,14 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
         &mut kept,
         Some(&writer),
     );
-    drop(batches);
-    if let Some(e) = unreadable {
+    if let Some(e) = batches.unreadable.take() {
         return Err(e);
     }
     built?;
-    report.indexed = ids.len();
-    if ids.is_empty() {
+    report.indexed = batches.ids.len();
+    report.errors = batches.errors;
+    report.skipped = std::mem::take(&mut batches.skipped);
+    if report.indexed == 0 {
         bail!(
             "none of the {} HTML pages under {} has text to index (see --selector and data-kbook-body)",
             pages.len(),
@@ -191,6 +150,97 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
         }
     }
     Ok(report)
+}
+
+/// The site's pages as index entries, a batch at a time: a batch is read and parsed on all
+/// cores when the index writer asks for it (so reading overlaps indexing); ids are given in
+/// page order.
+struct PageBatches<'a> {
+    site: &'a Path,
+    reader: &'a html::PageReader,
+    to_root: &'a str,
+    chunks: std::slice::Chunks<'a, String>,
+    ids: HashSet<String>,
+    /// Error texts found in the pages' log-shaped code.
+    errors: usize,
+    /// Pages left out, with the reason.
+    skipped: Vec<(String, String)>,
+    /// Why reading stopped early (a page that could not be read).
+    unreadable: Option<anyhow::Error>,
+}
+
+impl<'a> PageBatches<'a> {
+    fn new(
+        site: &'a Path,
+        reader: &'a html::PageReader,
+        to_root: &'a str,
+        pages: &'a [String],
+    ) -> Self {
+        PageBatches {
+            site,
+            reader,
+            to_root,
+            chunks: pages.chunks(PAGES_PER_BATCH),
+            ids: HashSet::new(),
+            errors: 0,
+            skipped: Vec::new(),
+            unreadable: None,
+        }
+    }
+
+    /// An id for the page at `rel`, unique among the pages so far.
+    fn unique_id(&mut self, rel: &str) -> String {
+        let base = crate::import::ascii_slug(rel.trim_end_matches(".html"), 80)
+            .unwrap_or_else(|| "page".into());
+        let mut id = base.clone();
+        let mut n = 2;
+        while !self.ids.insert(id.clone()) {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        id
+    }
+}
+
+impl Iterator for PageBatches<'_> {
+    type Item = Vec<EntryDoc>;
+
+    fn next(&mut self) -> Option<Vec<EntryDoc>> {
+        if self.unreadable.is_some() {
+            return None;
+        }
+        let chunk = self.chunks.next()?;
+        let (site, reader, to_root) = (self.site, self.reader, self.to_root);
+        let read = chunk
+            .par_iter()
+            .map(|rel| {
+                let path = site.join(rel);
+                let bytes = std::fs::read(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let text = String::from_utf8_lossy(&bytes);
+                Ok(reader.read(&text, rel, format!("{to_root}{rel}")))
+            })
+            .collect::<Result<Vec<html::PageDoc>>>();
+        let read = match read {
+            Ok(read) => read,
+            Err(e) => {
+                self.unreadable = Some(e);
+                return None;
+            }
+        };
+        let mut docs: Vec<EntryDoc> = Vec::with_capacity(chunk.len());
+        for (rel, page) in chunk.iter().zip(read) {
+            match page {
+                html::PageDoc::Doc(mut d) => {
+                    d.id = self.unique_id(rel);
+                    self.errors += d.errors.len();
+                    docs.push(*d);
+                }
+                html::PageDoc::Skipped(why) => self.skipped.push((rel.clone(), why.to_string())),
+            }
+        }
+        Some(docs)
+    }
 }
 
 /// The lines a template needs for the search box: where it goes, and the loader (`src`

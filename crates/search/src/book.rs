@@ -183,18 +183,23 @@ impl BookIndex {
         } else {
             opts.tuning.sig_cover_weight.clamp(0.0, 1.0)
         };
-        let pasted: HashSet<&str> = built
-            .sig_lines
-            .iter()
-            .flatten()
-            .map(String::as_str)
-            .collect();
+        let pasted: HashSet<&str> = if cover_weight > 0.0 {
+            built
+                .sig_lines
+                .iter()
+                .flatten()
+                .map(String::as_str)
+                .collect()
+        } else {
+            HashSet::new()
+        };
         let mut shown: Vec<Shown<'_>> = hits
             .iter()
             .zip(docs)
             .zip(matches)
             .map(|((&(score, _), doc), m)| {
-                let errors = self.error_texts(&doc);
+                // Each error text is analysed once, for both checks.
+                let errors = error_tokens(&self.error_texts(&doc));
                 let overlap = error_overlap(&errors, &built.sig_lines);
                 let demoted = overlap.0 >= opts.tuning.min_error_run && overlap.2;
                 let mut score = if demoted { score * penalty } else { score };
@@ -364,21 +369,28 @@ fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
     (repeats_error || in_its_words) && !(tuning.connector_agreement && s.other_connector)
 }
 
+/// The signature parts of each error text's message (error texts without any left out).
+fn error_tokens(errors: &[&str]) -> Vec<Vec<String>> {
+    errors
+        .iter()
+        .map(|e| {
+            analyze(crate::paste::message_part(e), Analyzer::Sig)
+                .into_iter()
+                .filter(|t| t.part)
+                .map(|t| t.text)
+                .collect::<Vec<String>>()
+        })
+        .filter(|toks| !toks.is_empty())
+        .collect()
+}
+
 /// The longest run of consecutive tokens shared by a query line and one error text, that
 /// run's share of the error's length, and whether both texts go on differently after it.
-fn error_overlap(errors: &[&str], lines: &[Vec<String>]) -> (usize, f32, bool) {
+fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> (usize, f32, bool) {
     let mut best = (0usize, 0.0f32, true);
-    for e in errors {
-        let toks: Vec<String> = analyze(crate::paste::message_part(e), Analyzer::Sig)
-            .into_iter()
-            .filter(|t| t.part)
-            .map(|t| t.text)
-            .collect();
-        if toks.is_empty() {
-            continue;
-        }
+    for toks in errors {
         for line in lines {
-            let (run, end_err, end_line) = longest_common_run(&toks, line);
+            let (run, end_err, end_line) = longest_common_run(toks, line);
             let share = run as f32 / toks.len() as f32;
             let diverges = end_err < toks.len() && end_line < line.len();
             // Longer runs first; among equal ones the run that does not diverge.
@@ -403,17 +415,9 @@ fn sig_share(built: &BuiltQuery, m: &Matches) -> f32 {
 }
 
 /// The largest share of one error text's words that occur in the pasted words.
-fn error_cover(errors: &[&str], pasted: &HashSet<&str>) -> f32 {
+fn error_cover(errors: &[Vec<String>], pasted: &HashSet<&str>) -> f32 {
     let mut best = 0.0f32;
-    for e in errors {
-        let toks: Vec<String> = analyze(crate::paste::message_part(e), Analyzer::Sig)
-            .into_iter()
-            .filter(|t| t.part)
-            .map(|t| t.text)
-            .collect();
-        if toks.is_empty() {
-            continue;
-        }
+    for toks in errors {
         let found = toks
             .iter()
             .filter(|t| pasted.contains(String::as_str(t)))

@@ -94,8 +94,25 @@ fn fixture() -> Vec<EntryDoc> {
     v
 }
 
+/// An index of `docs`.
+fn index_of(docs: &[EntryDoc]) -> BookIndex {
+    BookIndex::open(build_packed_index(docs).unwrap()).unwrap()
+}
+
+/// An entry about something else, so that terms of a small fixture are not in every entry.
+fn unrelated() -> EntryDoc {
+    entry(
+        "other",
+        "logs",
+        "Missing permission",
+        &[],
+        "Grant read access.",
+        "",
+    )
+}
+
 fn open() -> BookIndex {
-    BookIndex::open(build_packed_index(&fixture()).unwrap()).unwrap()
+    index_of(&fixture())
 }
 
 fn top(idx: &BookIndex, q: &str) -> String {
@@ -248,7 +265,7 @@ fn a_version_demotes_and_marks_but_never_hides() {
         }];
         docs.push(e);
     }
-    let idx = BookIndex::open(build_packed_index(&docs).unwrap()).unwrap();
+    let idx = index_of(&docs);
     let q = "javax.net.ssl.SSLException: SSL peer shut down incorrectly handshake";
     let plain = idx
         .search(
@@ -445,7 +462,7 @@ fn scaling_pair() -> BookIndex {
             "",
         ),
     ];
-    BookIndex::open(build_packed_index(&docs).unwrap()).unwrap()
+    index_of(&docs)
 }
 
 #[test]
@@ -528,7 +545,7 @@ fn a_connector_named_in_a_logger_or_by_an_alias_counts() {
             d.connector_aliases = vec!["ckafka".into()];
         }
     }
-    let idx = BookIndex::open(build_packed_index(&docs).unwrap()).unwrap();
+    let idx = index_of(&docs);
     let confident = |q: &str| top_confident(&idx, q, Tuning::default());
     let error = "java.io.EOFException: SSL peer shut down incorrectly";
     assert_eq!(
@@ -565,7 +582,7 @@ fn chinese_question_words_do_not_pick_the_entry() {
         ),
         entry("other", "logs", "权限不足", &[], "授予读取权限。", ""),
     ];
-    let idx = BookIndex::open(build_packed_index(&docs).unwrap()).unwrap();
+    let idx = index_of(&docs);
     // Only question words are shared with the first entry; 分区 with the second.
     let q = "如何是否分区的";
     assert_eq!(
@@ -634,16 +651,9 @@ fn the_same_message_template_with_another_outcome_moves_down() {
              java.lang.ClassCastException: java.lang.Long cannot be cast to java.lang.Integer.",
             "",
         ),
-        entry(
-            "other",
-            "logs",
-            "Missing permission",
-            &[],
-            "Grant read access.",
-            "",
-        ),
+        unrelated(),
     ];
-    let idx = BookIndex::open(build_packed_index(&docs).unwrap()).unwrap();
+    let idx = index_of(&docs);
     let q = "java.lang.ClassCastException: java.lang.Long cannot be cast to java.lang.Integer";
     assert_eq!(
         top_with(&idx, q, Tuning::default()).as_deref(),
@@ -681,16 +691,9 @@ fn one_word_of_an_error_text_weighs_less_than_the_error_repeated() {
             "A network problem: no packets came back from the server.",
             "",
         ),
-        entry(
-            "other",
-            "logs",
-            "Missing permission",
-            &[],
-            "Grant read access.",
-            "",
-        ),
+        unrelated(),
     ];
-    let idx = BookIndex::open(build_packed_index(&docs).unwrap()).unwrap();
+    let idx = index_of(&docs);
     let q = "The last packet sent successfully to the server was 0 milliseconds ago. \
              The driver has not received any packets from the server.\n\
              \tat com.mysql.cj.jdbc.ConnectionImpl.createNewIO(ConnectionImpl.java:819)";

@@ -36,10 +36,11 @@ pub(crate) fn build_query(
     let n = searcher.num_docs().max(1);
     let mut dfc = DfCache::new(searcher, kb);
     let paste = split_paste(&text);
+    let plain_words = is_plain_words(&paste);
     let stage = Stage {
         kb,
         tuning,
-        boosts: field_boosts(&paste, tuning),
+        boosts: field_boosts(plain_words, tuning),
     };
     let (surfaces, mut cands) = candidates(&paste, tuning);
     let named = named_connectors(&surfaces, searcher, kb);
@@ -95,7 +96,7 @@ pub(crate) fn build_query(
         field_terms,
         sig_lines: sig_lines(&paste),
         one_line: paste.lines.len() == 1,
-        plain_words: is_plain_words(&paste),
+        plain_words,
         known_share: known_share(&surfaces, &unknown_surfaces),
         named_connectors: connectors_named_anywhere(&text, &surfaces, searcher, kb),
     }
@@ -104,9 +105,9 @@ pub(crate) fn build_query(
 /// The field boosts for this query. Typed words are matched against what entries are about
 /// (titles, bodies) more than against verbatim error strings, which are there for pasted
 /// errors.
-fn field_boosts(paste: &Paste<'_>, tuning: &Tuning) -> [f32; 6] {
+fn field_boosts(plain_words: bool, tuning: &Tuning) -> [f32; 6] {
     let mut boosts = tuning.field_boosts;
-    if tuning.query_intent && is_plain_words(paste) {
+    if tuning.query_intent && plain_words {
         boosts[F_SIG] = boosts[F_SIG].min(tuning.plain_sig_boost);
     }
     boosts

@@ -28,8 +28,8 @@ pub struct EvalArgs {
     pub site: Option<PathBuf>,
     /// Switch a ranking part off (ablation): paste-splitting, rarity-cut, phrase-pairs, typo,
     /// stopwords, field-dismax, shared-idf, query-intent, coverage, connector-mention, prefix,
-    /// wrapper, outer-layers, template-divergence, sig-cover; divergence, connector-agreement,
-    /// word-confidence (confidence).
+    /// wrapper, outer-layers, template-divergence, sig-cover, part-groups, soft-coverage;
+    /// divergence, connector-agreement, word-confidence (confidence).
     /// Repeatable.
     #[arg(long, value_name = "PART")]
     pub ablate: Vec<String>,
@@ -41,7 +41,7 @@ pub struct EvalArgs {
     /// tags, body, code) or frame, other, wrapper, outer, field-tie, coverage-weight,
     /// shared-idf-mix, connector-weight, pair-boost, plain-sig, max-terms, min-error-run, min-error-share,
     /// min-known-share, min-word-coverage, min-word-known-share, min-word-margin, diverge-penalty,
-    /// sig-cover.
+    /// sig-cover, soft-coverage-share.
     /// Repeatable, e.g. `--tune sig=2 --tune body=1.5`.
     #[arg(long, value_name = "NAME=VALUE")]
     pub tune: Vec<String>,
@@ -55,7 +55,7 @@ pub enum Baseline {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 18] = [
+pub const ABLATIONS: [&str; 20] = [
     "paste-splitting",
     "rarity-cut",
     "phrase-pairs",
@@ -71,6 +71,8 @@ pub const ABLATIONS: [&str; 18] = [
     "outer-layers",
     "template-divergence",
     "sig-cover",
+    "part-groups",
+    "soft-coverage",
     "divergence",
     "connector-agreement",
     "word-confidence",
@@ -101,6 +103,8 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             "prefix" => t.prefix_last_word = false,
             "wrapper" => t.wrapper_weight = 1.0,
             "outer-layers" => t.outer_weight = 1.0,
+            "part-groups" => t.part_groups = false,
+            "soft-coverage" => t.soft_coverage = false,
             other => bail!(
                 "unknown --ablate part `{other}`: use {}",
                 ABLATIONS.join(", ")
@@ -137,6 +141,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             (None, "min-word-margin") => &mut t.min_word_margin,
             (None, "diverge-penalty") => &mut t.diverge_penalty,
             (None, "sig-cover") => &mut t.sig_cover_weight,
+            (None, "soft-coverage-share") => &mut t.soft_coverage_share,
             (None, "max-terms") => {
                 t.max_terms = v.max(1.0) as usize;
                 continue;

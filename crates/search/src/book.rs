@@ -137,8 +137,15 @@ impl BookIndex {
             // frequent word outscore several distinct ones.
             let w = opts.tuning.coverage_weight.clamp(0.0, 1.0);
             let mut ranked: Vec<(Candidate, Matches)> = hits.into_iter().zip(matches).collect();
+            let best = opts
+                .tuning
+                .soft_coverage
+                .then(|| best_word_scores(built, ranked.iter().map(|r| &r.1)));
             for (h, m) in &mut ranked {
-                let (coverage, _) = coverage(built, m);
+                let coverage = match &best {
+                    Some(best) => soft_coverage(built, m, best, opts.tuning.soft_coverage_share),
+                    None => coverage(built, m).0,
+                };
                 h.0 *= 1.0 - w + w * coverage;
             }
             // Stable: equal scores keep the engine's order.
@@ -471,6 +478,65 @@ fn coverage(built: &BuiltQuery, m: &Matches) -> (f32, bool) {
         .sum();
     let coverage = if total > 0.0 { got / total } else { 0.0 };
     (coverage, phrase)
+}
+
+/// Per query word, the largest score its long-field clauses (body, code) give one of the
+/// `hits`.
+fn best_word_scores<'m>(built: &BuiltQuery, hits: impl Iterator<Item = &'m Matches>) -> Vec<f32> {
+    let mut best = vec![0.0f32; built.surfaces.len()];
+    for m in hits {
+        for (s, (_, score)) in word_scores(built, m) {
+            if let Some(b) = best.get_mut(s) {
+                *b = b.max(score);
+            }
+        }
+    }
+    best
+}
+
+/// Per query word a hit matches: whether a short field (signature, identifiers, title, tags)
+/// has it, and the score its long-field clauses give (summed over body and code).
+fn word_scores(built: &BuiltQuery, m: &Matches) -> HashMap<usize, (bool, f32)> {
+    let mut out: HashMap<usize, (bool, f32)> = HashMap::new();
+    for &(ci, score) in m {
+        let Some(c) = built.clauses.get(ci) else {
+            continue;
+        };
+        let Some(s) = c.surface else {
+            continue;
+        };
+        let e = out.entry(s).or_insert((false, 0.0));
+        if c.field == F_BODY || c.field == crate::schema::F_CODE {
+            e.1 += score;
+        } else {
+            e.0 = true;
+        }
+    }
+    out
+}
+
+/// [`coverage`] where a word the hit has only in its body or code counts by how strongly
+/// it matches against the best candidate's match (from `share` of it on, fully): one
+/// mention deep in a long page is weaker evidence of what the page is about than the word
+/// in a short entry, and a word in a short field counts fully.
+fn soft_coverage(built: &BuiltQuery, m: &Matches, best: &[f32], share: f32) -> f32 {
+    let share = share.clamp(f32::EPSILON, 1.0);
+    let total: f32 = built.surfaces.iter().map(|s| s.1).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let got: f32 = word_scores(built, m)
+        .into_iter()
+        .filter_map(|(s, (short, score))| {
+            let w = built.surfaces.get(s)?.1;
+            if short {
+                return Some(w);
+            }
+            let b = *best.get(s)?;
+            (b > 0.0).then(|| w * (score / b / share).min(1.0))
+        })
+        .sum();
+    got / total
 }
 
 fn matches_doc(scorer: &mut dyn tantivy::query::Scorer, doc: DocId) -> bool {

@@ -714,3 +714,76 @@ fn one_word_of_an_error_text_weighs_less_than_the_error_repeated() {
         Some("driver-missing")
     );
 }
+
+#[test]
+fn the_parts_of_one_identifier_are_one_words_evidence() {
+    // `MongoDB` is also mongo and db: without grouping, a page titled just `MongoDB` gets
+    // the one query word three times over.
+    let docs = vec![
+        entry(
+            "docs-page",
+            "mongodb",
+            "MongoDB",
+            &[],
+            "Options of the MongoDB source and how to set up MongoDB.",
+            "",
+        ),
+        entry(
+            "versions",
+            "mongodb",
+            "Which server versions the source can read",
+            &[],
+            "The change stream source supports servers from version 3.6 on; MongoDB 4.0 or \
+             later is advised.",
+            "",
+        ),
+        unrelated(),
+    ];
+    let idx = index_of(&docs);
+    let q = "MongoDB 6.0 supported versions";
+    assert_eq!(
+        top_with(&idx, q, Tuning::default()).as_deref(),
+        Some("versions")
+    );
+    let off = Tuning {
+        part_groups: false,
+        ..Tuning::default()
+    };
+    assert_eq!(top_with(&idx, q, off).as_deref(), Some("docs-page"));
+}
+
+#[test]
+fn a_word_once_in_a_long_page_covers_less_than_in_a_short_entry() {
+    // A long guide mentions every word of the question once; a short entry has most of
+    // them. Counting a word as covered however weakly it matches lifts the guide.
+    let filler =
+        "The source reads the tables of the database and writes them downstream. ".repeat(64);
+    let long = format!(
+        "{filler}Each job creates a replication slot. {filler}A job may restart from a \
+         checkpoint. {filler}A slot stays active while a job reads it. {filler}Monitor the lag."
+    );
+    let docs = vec![
+        entry("guide", "postgres", "Postgres source guide", &[], &long, ""),
+        entry(
+            "slot-active",
+            "postgres",
+            "Another job holds it",
+            &[],
+            "The replication slot is still active: another job reads it. Stop that job, or give \
+             this one a slot name of its own.",
+            "",
+        ),
+        unrelated(),
+    ];
+    let idx = index_of(&docs);
+    let q = "replication slot still active after restart from checkpoint";
+    assert_eq!(
+        top_with(&idx, q, Tuning::default()).as_deref(),
+        Some("slot-active")
+    );
+    let off = Tuning {
+        soft_coverage: false,
+        ..Tuning::default()
+    };
+    assert_eq!(top_with(&idx, q, off).as_deref(), Some("guide"));
+}

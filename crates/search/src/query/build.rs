@@ -182,6 +182,7 @@ fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
                 kind: ClauseKind::Term,
                 label: tok.text.clone(),
                 surface: Some(s),
+                group: None,
             });
             field_terms[fi].insert(tok.text.clone(), 1.0);
         }

@@ -84,6 +84,7 @@ pub(super) fn term_clauses(
             kind: ClauseKind::Term,
             label: c.text.clone(),
             surface: Some(c.surface),
+            group: tuning.part_groups.then_some(c.group),
         });
         field_terms[c.field].insert(c.text.clone(), c.weight * idf(word_df(c), n));
     }
@@ -158,6 +159,7 @@ pub(super) fn pair_clauses(
                 kind: ClauseKind::Pair,
                 label: format!("\"{} {}\"", a.text, b.text),
                 surface: None,
+                group: None,
             });
         }
     }
@@ -192,6 +194,7 @@ pub(super) fn quoted_clauses(
                     kind: ClauseKind::Quoted,
                     label: format!("\"{}\"", words.join(" ")),
                     surface: None,
+                    group: None,
                 });
             }
         }
@@ -223,6 +226,7 @@ pub(super) fn typo_clauses(
                     kind: ClauseKind::Fuzzy,
                     label: format!("~{}", tok.text),
                     surface: None,
+                    group: None,
                 });
             }
         }
@@ -253,6 +257,7 @@ pub(super) fn prefix_clauses(stage: &Stage<'_>, word: &str, clauses: &mut Vec<Cl
             kind: ClauseKind::Fuzzy,
             label: format!("{prefix}*"),
             surface: None,
+            group: None,
         });
     }
 }

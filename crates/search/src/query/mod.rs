@@ -43,6 +43,9 @@ pub(crate) struct Clause {
     pub label: String,
     /// The query word this clause came from (term clauses), for coverage.
     pub surface: Option<usize>,
+    /// The query word's group for the per-word field dismax when it differs from `surface`:
+    /// the parts of one identifier (`MongoDB` → mongo, db, mongodb) are one word's evidence.
+    pub group: Option<usize>,
 }
 
 /// The built query and what the result assembly needs from it.
@@ -76,7 +79,7 @@ impl BuiltQuery {
             match (
                 tuning.field_dismax && !tuning.plain_bm25,
                 c.kind == ClauseKind::Term,
-                c.surface,
+                c.group.or(c.surface),
             ) {
                 (true, true, Some(s)) => match groups.iter_mut().find(|g| g.0 == s) {
                     Some(g) => g.1.push(c.query.box_clone()),

@@ -20,6 +20,8 @@ pub(super) struct Candidate {
     pub field: usize,
     pub text: String,
     pub surface: usize,
+    /// The identifier segment the word is a part of (see [`crate::query::Clause::group`]).
+    pub group: usize,
     pub weight: f32,
     pub df: u64,
 }
@@ -102,6 +104,7 @@ pub(super) fn candidates(paste: &Paste<'_>, tuning: &Tuning) -> (Vec<String>, Ca
     let mut surfaces: Vec<String> = Vec::new();
     let mut surface_ix: HashMap<String, usize> = HashMap::new();
     let mut cands: Candidates = HashMap::new();
+    let mut group_ix: HashMap<String, usize> = HashMap::new();
     let messages = paste
         .lines
         .iter()
@@ -148,10 +151,14 @@ pub(super) fn candidates(paste: &Paste<'_>, tuning: &Tuning) -> (Vec<String>, Ca
                 if s == next {
                     surfaces.push(surface_text);
                 }
+                let segment = ascii_segment(line.text, tok.from, tok.to).to_ascii_lowercase();
+                let next = group_ix.len();
+                let g = *group_ix.entry(segment).or_insert(next);
                 let c = cands.entry((fi, tok.text.clone())).or_insert(Candidate {
                     field: fi,
                     text: tok.text,
                     surface: s,
+                    group: g,
                     weight: 0.0,
                     df: 0,
                 });
@@ -160,6 +167,25 @@ pub(super) fn candidates(paste: &Paste<'_>, tuning: &Tuning) -> (Vec<String>, Ca
         }
     }
     (surfaces, cands)
+}
+
+/// The run of ASCII letters and digits around `text[from..to]` (an identifier segment:
+/// `MongoDB` for its part `mongo`); the span itself when it is not ASCII alphanumeric.
+fn ascii_segment(text: &str, from: usize, to: usize) -> &str {
+    let bytes = text.as_bytes();
+    let alnum = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_alphanumeric);
+    if from >= to || !(from..to).all(alnum) {
+        return text.get(from..to).unwrap_or("");
+    }
+    let mut a = from;
+    while a > 0 && alnum(a - 1) {
+        a -= 1;
+    }
+    let mut b = to;
+    while alnum(b) {
+        b += 1;
+    }
+    text.get(a..b).unwrap_or("")
 }
 
 /// Words naming a connector of the book say which entries the reader means.

@@ -284,10 +284,35 @@ pub(super) fn is_stopword(word: &str) -> bool {
     STOPWORDS.binary_search(&word).is_ok()
 }
 
+/// A CJK bigram with a grammatical particle in it (`表的`, `的数`, `了吗`): bigrams overlap,
+/// so one spanning a word boundary says nothing about what the query is about. Measured
+/// (top-1, kept → dropped): real users' set 0.729 → 0.743 (Chinese 0.667 → 0.722), with
+/// 5,000 distractors 0.586 → 0.600; the other sets unchanged (`了解` is lost with them).
+pub(super) fn is_particle_pair(word: &str) -> bool {
+    const PARTICLES: [char; 6] = ['的', '了', '吗', '呢', '吧', '啊'];
+    let mut chars = word.chars();
+    match (chars.next(), chars.next(), chars.next()) {
+        (Some(a), Some(b), None) => {
+            is_cjk(a) && is_cjk(b) && (PARTICLES.contains(&a) || PARTICLES.contains(&b))
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::paste::split_paste;
+
+    #[test]
+    fn particle_pairs_span_word_boundaries() {
+        for w in ["表的", "的数", "了吗", "据了"] {
+            assert!(is_particle_pair(w), "{w}");
+        }
+        for w in ["数据", "同步", "的", "表的数", "a的", "目标"] {
+            assert!(!is_particle_pair(w), "{w}");
+        }
+    }
 
     #[test]
     fn quoted_spans_ignore_unbalanced() {

@@ -28,7 +28,8 @@ pub struct EvalArgs {
     pub site: Option<PathBuf>,
     /// Switch a ranking part off (ablation): paste-splitting, rarity-cut, phrase-pairs, typo,
     /// stopwords, field-dismax, shared-idf, query-intent, coverage, connector-mention, prefix,
-    /// wrapper, outer-layers, template-divergence, sig-cover, part-groups, soft-coverage;
+    /// wrapper, outer-layers, template-divergence, sig-cover, part-groups, soft-coverage,
+    /// long-page;
     /// divergence, connector-agreement, word-confidence (confidence).
     /// Repeatable.
     #[arg(long, value_name = "PART")]
@@ -55,7 +56,7 @@ pub enum Baseline {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 20] = [
+pub const ABLATIONS: [&str; 21] = [
     "paste-splitting",
     "rarity-cut",
     "phrase-pairs",
@@ -73,6 +74,7 @@ pub const ABLATIONS: [&str; 20] = [
     "sig-cover",
     "part-groups",
     "soft-coverage",
+    "long-page",
     "divergence",
     "connector-agreement",
     "word-confidence",
@@ -105,6 +107,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             "outer-layers" => t.outer_weight = 1.0,
             "part-groups" => t.part_groups = false,
             "soft-coverage" => t.soft_coverage = false,
+            "long-page" => t.long_page_damping = 0.0,
             other => bail!(
                 "unknown --ablate part `{other}`: use {}",
                 ABLATIONS.join(", ")
@@ -142,6 +145,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             (None, "diverge-penalty") => &mut t.diverge_penalty,
             (None, "sig-cover") => &mut t.sig_cover_weight,
             (None, "soft-coverage-share") => &mut t.soft_coverage_share,
+            (None, "long-page-damping") => &mut t.long_page_damping,
             (None, "max-terms") => {
                 t.max_terms = v.max(1.0) as usize;
                 continue;

@@ -17,6 +17,10 @@ const MAX_LIMIT: usize = 200;
 const SNIPPET_CHARS: usize = 220;
 /// Candidates reranked by coverage (see [`crate::Tuning::coverage_rerank`]).
 const RERANK_DEPTH: usize = 50;
+/// A body this many times the book's average length is a long page (see
+/// `damp_long_pages`). At 2 and 3 the bundled book's sets do not move; entries there are
+/// within a few times the average, reference pages of imported docs tens of times.
+const LONG_PAGE: f32 = 3.0;
 
 /// An opened book index.
 pub struct BookIndex {
@@ -148,12 +152,42 @@ impl BookIndex {
                 };
                 h.0 *= 1.0 - w + w * coverage;
             }
+            let alpha = opts.tuning.long_page_damping;
+            if alpha > 0.0 {
+                self.damp_long_pages(&mut ranked, alpha)?;
+            }
             // Stable: equal scores keep the engine's order.
             ranked.sort_by(|a, b| b.0.0.total_cmp(&a.0.0));
             ranked.truncate(limit);
             (hits, matches) = ranked.into_iter().unzip();
         }
         Ok(Scored { hits, matches })
+    }
+
+    /// Scores of hits whose body is more than [`LONG_PAGE`] times the book's average length,
+    /// × (that length / the body's)^alpha: a reference page that mentions every word of a
+    /// question somewhere outranks the short entry about it by BM25 and coverage alone. Body
+    /// lengths are field norms, which the body clauses read anyway.
+    fn damp_long_pages(
+        &self,
+        ranked: &mut [(Candidate, Matches)],
+        alpha: f32,
+    ) -> Result<(), SearchError> {
+        let field = self.kb.text[F_BODY];
+        let docs = self.searcher.num_docs().max(1) as f32;
+        let mut tokens = 0u64;
+        for reader in self.searcher.segment_readers() {
+            tokens += reader.inverted_index(field)?.total_num_tokens();
+        }
+        let long = (tokens as f32 / docs).max(1.0) * LONG_PAGE;
+        for (h, _) in ranked.iter_mut() {
+            let reader = self.searcher.segment_reader(h.1.segment_ord);
+            let len = reader.get_fieldnorms_reader(field)?.fieldnorm(h.1.doc_id) as f32;
+            if len > long {
+                h.0 *= (long / len).powf(alpha);
+            }
+        }
+        Ok(())
     }
 
     /// The results of `scored`: reads the shown hits' documents.

@@ -787,3 +787,49 @@ fn a_word_once_in_a_long_page_covers_less_than_in_a_short_entry() {
     };
     assert_eq!(top_with(&idx, q, off).as_deref(), Some("guide"));
 }
+
+#[test]
+fn a_page_many_times_longer_than_the_rest_weighs_less() {
+    // A reference page many times longer than the book's entries mentions the question's
+    // words here and there; the short entry about the question has them too.
+    let para = "The source reads snapshot splits in parallel, then follows the binlog from the \
+                offset the snapshot ended at; each reader keeps its own server id. ";
+    let long = format!(
+        "{}The server time zone must match the database; timestamps are converted with it. {}",
+        para.repeat(30),
+        para.repeat(30)
+    );
+    let mut docs = vec![
+        entry("reference", "mysql", "MySQL source", &[], &long, ""),
+        entry(
+            "time-zone",
+            "mysql",
+            "Timestamps are eight hours off",
+            &[],
+            "Set the server time zone option to the database's zone.",
+            "",
+        ),
+        unrelated(),
+    ];
+    for i in 0..6 {
+        docs.push(entry(
+            &format!("filler-{i}"),
+            "logs",
+            "Grant the role",
+            &[],
+            "Ask an administrator for the missing grant.",
+            "",
+        ));
+    }
+    let idx = index_of(&docs);
+    let q = "mysql source timestamps wrong with server time zone in binlog phase";
+    assert_eq!(
+        top_with(&idx, q, Tuning::default()).as_deref(),
+        Some("time-zone")
+    );
+    let off = Tuning {
+        long_page_damping: 0.0,
+        ..Tuning::default()
+    };
+    assert_eq!(top_with(&idx, q, off).as_deref(), Some("reference"));
+}

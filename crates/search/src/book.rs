@@ -6,7 +6,7 @@ use crate::query::{BuiltQuery, ClauseKind, build_query, field_name, filter_claus
 use crate::schema::{F_BODY, F_IDS, F_SIG, KbSchema};
 use crate::version::match_stored_specs;
 use crate::{Hit, SearchError, SearchOptions, SearchResults, Signals, Snippet};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, EnableScoring, Occur, Query};
 use tantivy::schema::Value;
@@ -529,9 +529,11 @@ fn best_word_scores<'m>(built: &BuiltQuery, hits: impl Iterator<Item = &'m Match
 }
 
 /// Per query word a hit matches: whether a short field (signature, identifiers, title, tags)
-/// has it, and the score its long-field clauses give (summed over body and code).
-fn word_scores(built: &BuiltQuery, m: &Matches) -> HashMap<usize, (bool, f32)> {
-    let mut out: HashMap<usize, (bool, f32)> = HashMap::new();
+/// has it, and the score its long-field clauses give (summed over body and code). Ordered,
+/// so that sums over it add in the same order in every process (native and browser rank
+/// alike).
+fn word_scores(built: &BuiltQuery, m: &Matches) -> BTreeMap<usize, (bool, f32)> {
+    let mut out: BTreeMap<usize, (bool, f32)> = BTreeMap::new();
     for &(ci, score) in m {
         let Some(c) = built.clauses.get(ci) else {
             continue;

@@ -790,8 +790,8 @@ fn a_word_once_in_a_long_page_covers_less_than_in_a_short_entry() {
 
 #[test]
 fn a_page_many_times_longer_than_the_rest_weighs_less() {
-    // A reference page many times longer than the book's entries mentions the question's
-    // words here and there; the short entry about the question has them too.
+    // A reference page many times longer than the book's entries (thirty short ones) mentions
+    // the question's words here and there; the short entry about the question has them too.
     let para = "The source reads snapshot splits in parallel, then follows the binlog from the \
                 offset the snapshot ended at; each reader keeps its own server id. ";
     let long = format!(
@@ -811,7 +811,7 @@ fn a_page_many_times_longer_than_the_rest_weighs_less() {
         ),
         unrelated(),
     ];
-    for i in 0..6 {
+    for i in 0..30 {
         docs.push(entry(
             &format!("filler-{i}"),
             "logs",

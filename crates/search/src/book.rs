@@ -145,16 +145,13 @@ impl BookIndex {
                 .tuning
                 .soft_coverage
                 .then(|| best_word_scores(built, ranked.iter().map(|r| &r.1)));
+            let share = opts.tuning.soft_coverage_share;
             for (h, m) in &mut ranked {
-                let coverage = match &best {
-                    Some(best) => soft_coverage(built, m, best, opts.tuning.soft_coverage_share),
-                    None => coverage(built, m).0,
-                };
-                h.0 *= 1.0 - w + w * coverage;
+                let soft = best.as_deref().map(|b| (b, share));
+                h.0 *= 1.0 - w + w * covered_share(built, m, soft);
             }
-            let alpha = opts.tuning.long_page_damping;
-            if alpha > 0.0 {
-                self.damp_long_pages(&mut ranked, alpha)?;
+            if opts.tuning.damps_long_pages() {
+                self.damp_long_pages(&mut ranked, opts.tuning.long_page_damping)?;
             }
             // Stable: equal scores keep the engine's order.
             ranked.sort_by(|a, b| b.0.0.total_cmp(&a.0.0));
@@ -180,9 +177,18 @@ impl BookIndex {
             tokens += reader.inverted_index(field)?.total_num_tokens();
         }
         let long = (tokens as f32 / docs).max(1.0) * LONG_PAGE;
+        // One field-norm reader per segment, not per hit.
+        let norms = self
+            .searcher
+            .segment_readers()
+            .iter()
+            .map(|r| r.get_fieldnorms_reader(field))
+            .collect::<Result<Vec<_>, _>>()?;
         for (h, _) in ranked.iter_mut() {
-            let reader = self.searcher.segment_reader(h.1.segment_ord);
-            let len = reader.get_fieldnorms_reader(field)?.fieldnorm(h.1.doc_id) as f32;
+            let Some(norms) = norms.get(h.1.segment_ord as usize) else {
+                continue;
+            };
+            let len = norms.fieldnorm(h.1.doc_id) as f32;
             if len > long {
                 h.0 *= (long / len).powf(alpha);
             }
@@ -487,31 +493,16 @@ fn longest_common_run(a: &[String], b: &[String]) -> (usize, usize, usize) {
     best
 }
 
-/// The share of the query's informative weight an entry matches, and whether a phrase matched.
+/// The share of the query's informative weight a hit matches (any field), and whether a
+/// phrase (pair or quoted) matched.
 fn coverage(built: &BuiltQuery, m: &Matches) -> (f32, bool) {
-    let total: f32 = built.surfaces.iter().map(|s| s.1).sum();
-    let mut matched = vec![false; built.surfaces.len()];
-    let mut phrase = false;
-    for &(ci, _) in m {
-        let Some(c) = built.clauses.get(ci) else {
-            continue;
-        };
-        if matches!(c.kind, ClauseKind::Pair | ClauseKind::Quoted) {
-            phrase = true;
-        }
-        if let Some(x) = c.surface.and_then(|s| matched.get_mut(s)) {
-            *x = true;
-        }
-    }
-    let got: f32 = built
-        .surfaces
-        .iter()
-        .zip(&matched)
-        .filter(|(_, m)| **m)
-        .map(|(s, _)| s.1)
-        .sum();
-    let coverage = if total > 0.0 { got / total } else { 0.0 };
-    (coverage, phrase)
+    let phrase = m.iter().any(|&(ci, _)| {
+        built
+            .clauses
+            .get(ci)
+            .is_some_and(|c| matches!(c.kind, ClauseKind::Pair | ClauseKind::Quoted))
+    });
+    (covered_share(built, m, None), phrase)
 }
 
 /// Per query word, the largest score its long-field clauses (body, code) give one of the
@@ -551,12 +542,13 @@ fn word_scores(built: &BuiltQuery, m: &Matches) -> BTreeMap<usize, (bool, f32)> 
     out
 }
 
-/// [`coverage`] where a word the hit has only in its body or code counts by how strongly
-/// it matches against the best candidate's match (from `share` of it on, fully): one
-/// mention deep in a long page is weaker evidence of what the page is about than the word
-/// in a short entry, and a word in a short field counts fully.
-fn soft_coverage(built: &BuiltQuery, m: &Matches, best: &[f32], share: f32) -> f32 {
-    let share = share.clamp(f32::EPSILON, 1.0);
+/// The share of the query's informative weight the hit covers. Every matched word counts
+/// fully, or with `soft` (the best candidates' long-field scores per word, and a share): a
+/// word the hit has only in its body or code counts by its score there against the best
+/// candidate's (fully from that share of it on). One mention deep in a long page is weaker
+/// evidence of what the page is about than the word in a short entry; a word in a short
+/// field counts fully.
+fn covered_share(built: &BuiltQuery, m: &Matches, soft: Option<(&[f32], f32)>) -> f32 {
     let total: f32 = built.surfaces.iter().map(|s| s.1).sum();
     if total <= 0.0 {
         return 0.0;
@@ -565,11 +557,14 @@ fn soft_coverage(built: &BuiltQuery, m: &Matches, best: &[f32], share: f32) -> f
         .into_iter()
         .filter_map(|(s, (short, score))| {
             let w = built.surfaces.get(s)?.1;
-            if short {
-                return Some(w);
+            match soft {
+                Some((best, share)) if !short => {
+                    let b = *best.get(s)?;
+                    let share = share.clamp(f32::EPSILON, 1.0);
+                    (b > 0.0).then(|| w * (score / b / share).min(1.0))
+                }
+                _ => Some(w),
             }
-            let b = *best.get(s)?;
-            (b > 0.0).then(|| w * (score / b / share).min(1.0))
         })
         .sum();
     got / total

@@ -210,7 +210,7 @@ impl Planner {
                 let _ = inv.read_postings_from_terminfo(&info, option);
             }
             // The long-page damping reads the body's token count and field norms.
-            if opts.tuning.long_page_damping > 0.0 && opts.tuning.coverage_rerank {
+            if opts.tuning.damps_long_pages() {
                 let body = self.reader.kb.text[crate::schema::F_BODY];
                 let _ = reader.inverted_index(body);
                 fields.insert(body);

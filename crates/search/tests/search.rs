@@ -415,6 +415,13 @@ fn top_with(idx: &BookIndex, q: &str, tuning: Tuning) -> Option<String> {
     r.hits.first().map(|h| h.id.clone())
 }
 
+/// The first hit for `q` is `on` with the shipped tuning and `off_top` with `off` (a part
+/// switched off): the part decides the order.
+fn assert_part_decides(idx: &BookIndex, q: &str, on: &str, off: Tuning, off_top: &str) {
+    assert_eq!(top_with(idx, q, Tuning::default()).as_deref(), Some(on));
+    assert_eq!(top_with(idx, q, off).as_deref(), Some(off_top));
+}
+
 /// The first hit's id and whether it is confident.
 fn top_confident(idx: &BookIndex, q: &str, tuning: Tuning) -> (String, bool) {
     let opts = SearchOptions {
@@ -469,15 +476,11 @@ fn scaling_pair() -> BookIndex {
 fn a_named_connector_outweighs_title_overlap() {
     let idx = scaling_pair();
     let q = "changed topics shard count restart needed";
-    assert_eq!(
-        top_with(&idx, q, Tuning::default()).as_deref(),
-        Some("topics-resharded")
-    );
     let off = Tuning {
         connector_mentions: false,
         ..Tuning::default()
     };
-    assert_eq!(top_with(&idx, q, off).as_deref(), Some("logs-shard-count"));
+    assert_part_decides(&idx, q, "topics-resharded", off, "logs-shard-count");
 }
 
 #[test]
@@ -585,15 +588,11 @@ fn chinese_question_words_do_not_pick_the_entry() {
     let idx = index_of(&docs);
     // Only question words are shared with the first entry; 分区 with the second.
     let q = "如何是否分区的";
-    assert_eq!(
-        top_with(&idx, q, Tuning::default()).as_deref(),
-        Some("partitions-added")
-    );
     let off = Tuning {
         stopwords: false,
         ..Tuning::default()
     };
-    assert_eq!(top_with(&idx, q, off).as_deref(), Some("howto-json"));
+    assert_part_decides(&idx, q, "partitions-added", off, "howto-json");
 }
 
 #[test]
@@ -655,15 +654,11 @@ fn the_same_message_template_with_another_outcome_moves_down() {
     ];
     let idx = index_of(&docs);
     let q = "java.lang.ClassCastException: java.lang.Long cannot be cast to java.lang.Integer";
-    assert_eq!(
-        top_with(&idx, q, Tuning::default()).as_deref(),
-        Some("long-to-int")
-    );
     let off = Tuning {
         diverge_penalty: 1.0,
         ..Tuning::default()
     };
-    assert_eq!(top_with(&idx, q, off).as_deref(), Some("int-to-long"));
+    assert_part_decides(&idx, q, "long-to-int", off, "int-to-long");
     // The entry's own message still finds it first.
     let own = "java.lang.ClassCastException: java.lang.Integer cannot be cast to java.lang.Long";
     assert_eq!(
@@ -697,15 +692,11 @@ fn one_word_of_an_error_text_weighs_less_than_the_error_repeated() {
     let q = "The last packet sent successfully to the server was 0 milliseconds ago. \
              The driver has not received any packets from the server.\n\
              \tat com.mysql.cj.jdbc.ConnectionImpl.createNewIO(ConnectionImpl.java:819)";
-    assert_eq!(
-        top_with(&idx, q, Tuning::default()).as_deref(),
-        Some("link-failure")
-    );
     let off = Tuning {
         sig_cover_weight: 0.0,
         ..Tuning::default()
     };
-    assert_eq!(top_with(&idx, q, off).as_deref(), Some("driver-missing"));
+    assert_part_decides(&idx, q, "link-failure", off, "driver-missing");
     // The error text repeated still finds its entry.
     let own =
         "java.sql.SQLException: Failed to get driver instance for jdbcUrl=jdbc:mysql://db:3306/x";
@@ -741,15 +732,11 @@ fn the_parts_of_one_identifier_are_one_words_evidence() {
     ];
     let idx = index_of(&docs);
     let q = "MongoDB 6.0 supported versions";
-    assert_eq!(
-        top_with(&idx, q, Tuning::default()).as_deref(),
-        Some("versions")
-    );
     let off = Tuning {
         part_groups: false,
         ..Tuning::default()
     };
-    assert_eq!(top_with(&idx, q, off).as_deref(), Some("docs-page"));
+    assert_part_decides(&idx, q, "versions", off, "docs-page");
 }
 
 #[test]
@@ -777,15 +764,11 @@ fn a_word_once_in_a_long_page_covers_less_than_in_a_short_entry() {
     ];
     let idx = index_of(&docs);
     let q = "replication slot still active after restart from checkpoint";
-    assert_eq!(
-        top_with(&idx, q, Tuning::default()).as_deref(),
-        Some("slot-active")
-    );
     let off = Tuning {
         soft_coverage: false,
         ..Tuning::default()
     };
-    assert_eq!(top_with(&idx, q, off).as_deref(), Some("guide"));
+    assert_part_decides(&idx, q, "slot-active", off, "guide");
 }
 
 #[test]
@@ -823,13 +806,9 @@ fn a_page_many_times_longer_than_the_rest_weighs_less() {
     }
     let idx = index_of(&docs);
     let q = "mysql source timestamps wrong with server time zone in binlog phase";
-    assert_eq!(
-        top_with(&idx, q, Tuning::default()).as_deref(),
-        Some("time-zone")
-    );
     let off = Tuning {
         long_page_damping: 0.0,
         ..Tuning::default()
     };
-    assert_eq!(top_with(&idx, q, off).as_deref(), Some("reference"));
+    assert_part_decides(&idx, q, "time-zone", off, "reference");
 }

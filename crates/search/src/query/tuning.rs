@@ -206,6 +206,12 @@ impl Default for Tuning {
 }
 
 impl Tuning {
+    /// Whether the rerank damps long pages (it runs within the coverage rerank); the lazy
+    /// planner loads the body norms it reads when so.
+    pub(crate) fn damps_long_pages(&self) -> bool {
+        self.coverage_rerank && self.long_page_damping > 0.0
+    }
+
     /// Plain BM25 over title and body: the baseline every ranking part must beat on real
     /// users' queries. It has no notion of confidence: every non-empty result is "confident".
     pub fn plain_bm25() -> Tuning {

@@ -683,7 +683,7 @@ fn one_word_of_an_error_text_weighs_less_than_the_error_repeated() {
             "db",
             "The server stops answering: communications link failure",
             &[],
-            "A network problem: no packets came back from the server.",
+            "A network problem: packets sent, none came back from the server.",
             "",
         ),
         unrelated(),

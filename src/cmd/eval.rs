@@ -26,11 +26,11 @@ pub struct EvalArgs {
     /// The built site to search (default: the book's build directory), e.g. a `--dest` of `kbook build`.
     #[arg(long, value_name = "DIR")]
     pub site: Option<PathBuf>,
-    /// Switch a ranking part off (ablation): paste-splitting, rarity-cut, phrase-pairs, typo,
-    /// stopwords, field-dismax, shared-idf, query-intent, coverage, connector-mention, prefix,
-    /// wrapper, outer-layers, template-divergence, sig-cover, part-groups, soft-coverage,
-    /// long-page;
-    /// divergence, connector-agreement, word-confidence (confidence).
+    /// Switch a ranking part off (ablation): paste-splitting, reader-prose, rarity-cut,
+    /// phrase-pairs, typo, stopwords, field-dismax, shared-idf, query-intent, coverage,
+    /// connector-mention, prefix, wrapper, outer-layers, template-divergence, sig-cover,
+    /// part-groups, soft-coverage, long-page; divergence, connector-agreement,
+    /// word-confidence (confidence).
     /// Repeatable.
     #[arg(long, value_name = "PART")]
     pub ablate: Vec<String>,
@@ -39,7 +39,7 @@ pub struct EvalArgs {
     #[arg(long, value_enum, conflicts_with = "ablate")]
     pub baseline: Option<Baseline>,
     /// Set a ranking constant, for tuning on a query set: a field boost (sig, ids, title,
-    /// tags, body, code) or frame, other, wrapper, outer, field-tie, coverage-weight,
+    /// tags, body, code) or frame, other, prose, wrapper, outer, field-tie, coverage-weight,
     /// shared-idf-mix, connector-weight, pair-boost, plain-sig, max-terms, min-error-run, min-error-share,
     /// min-known-share, min-word-coverage, min-word-known-share, min-word-margin, diverge-penalty,
     /// sig-cover, soft-coverage-share.
@@ -56,8 +56,9 @@ pub enum Baseline {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 21] = [
+pub const ABLATIONS: [&str; 22] = [
     "paste-splitting",
+    "reader-prose",
     "rarity-cut",
     "phrase-pairs",
     "typo",
@@ -88,6 +89,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
     for a in &args.ablate {
         match a.as_str() {
             "paste-splitting" => t.paste_splitting = false,
+            "reader-prose" => t.reader_prose = false,
             "divergence" => t.no_divergence = false,
             "template-divergence" => t.diverge_penalty = 1.0,
             "sig-cover" => t.sig_cover_weight = 0.0,
@@ -129,6 +131,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             (Some(fi), _) => &mut t.field_boosts[fi],
             (None, "frame") => &mut t.frame_weight,
             (None, "other") => &mut t.other_weight,
+            (None, "prose") => &mut t.prose_weight,
             (None, "wrapper") => &mut t.wrapper_weight,
             (None, "outer") => &mut t.outer_weight,
             (None, "field-tie") => &mut t.field_tie,

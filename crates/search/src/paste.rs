@@ -13,6 +13,9 @@ pub enum LineRole {
     Frame,
     /// Anything else (context lines, config dumps, questions continued over lines).
     Other,
+    /// The reader's own words around a pasted error (`同步 MySQL 时报错如下：`): a line of
+    /// CJK prose without a log prefix or an error shape, beside lines that are not prose.
+    Prose,
 }
 
 /// One line of a paste, with its log prefix removed.
@@ -74,8 +77,9 @@ fn first_word(s: &str) -> (&str, &str) {
 }
 
 /// Removes a log prefix: line numbers, timestamps, levels, `[thread]` groups and a
-/// `logger.Name - ` before the message. Returns the rest and whether an error level was seen.
-fn strip_prefix(line: &str) -> (&str, bool) {
+/// `logger.Name - ` before the message. Returns the rest, whether an error level was seen and
+/// whether there was a prefix at all.
+fn strip_prefix(line: &str) -> (&str, bool, bool) {
     let mut rest = line.trim_start();
     let mut in_prefix = false;
     let mut error_level = false;
@@ -142,7 +146,7 @@ fn strip_prefix(line: &str) -> (&str, bool) {
             }
         }
     }
-    (rest.trim(), error_level)
+    (rest.trim(), error_level, in_prefix)
 }
 
 fn is_frame(t: &str) -> bool {
@@ -169,6 +173,26 @@ fn is_noise(t: &str) -> bool {
         || t.starts_with("Traceback (most recent call last)")
         || t.starts_with("goroutine ")
         || t.chars().all(|c| !c.is_alphanumeric())
+}
+
+/// Whether a line (without its log prefix) is the shape of a machine-printed error: a stack
+/// frame, a `Caused by:`, an exception class or an error marker.
+fn is_machine_error(t: &str) -> bool {
+    is_frame(t)
+        || t.starts_with("Caused by:")
+        || starts_with_exception(t)
+        || t.contains("ErrorMessage=")
+        || t.contains("Exception: ")
+        || t.contains("Error: ")
+}
+
+/// A line of the reader's own words: mostly CJK (at least four CJK characters, and not
+/// fewer than a third of its Latin letters) and no error shape. Tools that print CJK
+/// messages print them after a log prefix or with an exception, which such lines lack.
+fn is_reader_prose(t: &str) -> bool {
+    let cjk = t.chars().filter(|&c| crate::script::is_cjk(c)).count();
+    let latin = t.chars().filter(char::is_ascii_alphabetic).count();
+    cjk >= 4 && cjk * 3 >= latin && !is_machine_error(t) && !t.contains("Exception")
 }
 
 /// `FooException:` / `FooError:` / `Error:` at the start of a line (after optional package).
@@ -216,6 +240,18 @@ pub fn message_part(line: &str) -> &str {
 
 /// Splits a paste into informative lines.
 pub fn split_paste(text: &str) -> Paste<'_> {
+    split_paste_with(text, true)
+}
+
+/// [`split_paste`], with the reader's prose around a pasted error told apart
+/// (`reader_prose`; off: such lines are messages or context lines like any other).
+pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
+    // The reader's words only stand out around pasted lines; a question alone is all prose.
+    let has_machine = reader_prose
+        && text.lines().take(MAX_LINES).any(|raw| {
+            let (t, _, logged) = strip_prefix(raw);
+            !t.is_empty() && (logged || !is_reader_prose(t))
+        });
     let mut lines: Vec<PasteLine<'_>> = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     let mut root: Option<usize> = None;
@@ -224,7 +260,7 @@ pub fn split_paste(text: &str) -> Paste<'_> {
     let mut first_exception: Option<usize> = None;
     let mut python = false;
     for raw in text.lines().take(MAX_LINES) {
-        let (stripped, error_level) = strip_prefix(raw);
+        let (stripped, error_level, logged) = strip_prefix(raw);
         if stripped.is_empty() {
             continue;
         }
@@ -253,6 +289,13 @@ pub fn split_paste(text: &str) -> Paste<'_> {
             continue;
         }
         seen.push(body);
+        if has_machine && !logged && !caused_by && is_reader_prose(body) {
+            lines.push(PasteLine {
+                text: body,
+                role: LineRole::Prose,
+            });
+            continue;
+        }
         let message = caused_by
             || error_level
             || first_message.is_none()
@@ -388,6 +431,43 @@ mod tests {
         assert_eq!(m("java.io.EOFException: null"), None);
         assert_eq!(m("plain words without a class here"), None);
         assert_eq!(m("Error:"), None);
+    }
+
+    #[test]
+    fn the_readers_cjk_lead_in_is_prose() {
+        let roles =
+            |t: &str| -> Vec<LineRole> { split_paste(t).lines.iter().map(|l| l.role).collect() };
+        // A lead-in before a pasted exception: the exception stays the root cause.
+        let p = split_paste(
+            "同步 MySQL 表时作业报错，请问怎么解决：\n\
+             java.sql.SQLException: Incorrect string value for column 'name'",
+        );
+        assert_eq!(
+            p.lines.iter().map(|l| l.role).collect::<Vec<_>>(),
+            vec![LineRole::Prose, LineRole::Message]
+        );
+        assert_eq!(p.root_cause, Some(1));
+        // Lines of a paste that merely name no exception are not prose either.
+        assert_eq!(
+            roles("报错如下\nNo operations allowed after connection closed."),
+            vec![LineRole::Prose, LineRole::Message]
+        );
+        // A question alone is the query: nothing to tell apart.
+        assert!(!roles("作业运行一段时间后报错\n请问怎么解决").contains(&LineRole::Prose));
+        // CJK printed by a tool: logged, or with an exception in the line.
+        assert!(
+            !roles(
+                "2021-05-31 11:19:56 [job-0] INFO Engine - 任务开始执行，共计三个分片\n\
+                 具体错误信息为：java.sql.SQLException: No suitable driver"
+            )
+            .contains(&LineRole::Prose)
+        );
+        assert!(
+            !split_paste_with("同步时报错：\nCommunications link failure", false)
+                .lines
+                .iter()
+                .any(|l| l.role == LineRole::Prose)
+        );
     }
 
     #[test]

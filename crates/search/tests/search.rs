@@ -812,3 +812,44 @@ fn a_page_many_times_longer_than_the_rest_weighs_less() {
     };
     assert_part_decides(&idx, q, "time-zone", off, "reference");
 }
+
+#[test]
+fn the_readers_lead_in_neither_outranks_nor_unsettles_the_pasted_error() {
+    let docs = vec![
+        entry(
+            "job-fails-later",
+            "general",
+            "作业运行一段时间后报错怎么办",
+            &[],
+            "作业运行一段时间后报错时，先看日志里最早的异常，再看检查点和反压。",
+            "",
+        ),
+        entry(
+            "deadlock",
+            "mysql",
+            "MySQL sink writes fail with a deadlock",
+            &["Deadlock found when trying to get lock; try restarting transaction"],
+            "Concurrent writers lock the same index ranges in different orders.",
+            "",
+        ),
+        unrelated(),
+    ];
+    let idx = index_of(&docs);
+    let paste = "Deadlock found when trying to get lock; try restarting transaction";
+    let q = format!("作业运行一段时间后报错，请问怎么解决？\n{paste}");
+    let off = Tuning {
+        reader_prose: false,
+        ..Tuning::default()
+    };
+    // The paste alone is a confident answer; the reader's sentence before it changes neither
+    // the first hit nor its confidence, unless its words are taken for the paste's.
+    assert_eq!(
+        top_confident(&idx, paste, Tuning::default()),
+        ("deadlock".to_string(), true)
+    );
+    assert_eq!(
+        top_confident(&idx, &q, Tuning::default()),
+        ("deadlock".to_string(), true)
+    );
+    assert_ne!(top_confident(&idx, &q, off), ("deadlock".to_string(), true));
+}

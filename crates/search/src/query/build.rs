@@ -12,7 +12,7 @@ use super::words::{
 };
 use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
 use crate::analysis::analyze;
-use crate::paste::{LineRole, Paste, split_paste};
+use crate::paste::{LineRole, Paste, split_paste_with};
 use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
 use std::collections::HashMap;
 use tantivy::Searcher;
@@ -35,14 +35,14 @@ pub(crate) fn build_query(
     }
     let n = searcher.num_docs().max(1);
     let mut dfc = DfCache::new(searcher, kb);
-    let paste = split_paste(&text);
+    let paste = split_paste_with(&text, tuning.reader_prose);
     let plain_words = is_plain_words(&paste);
     let stage = Stage {
         kb,
         tuning,
         boosts: field_boosts(plain_words, tuning),
     };
-    let (surfaces, mut cands) = candidates(&paste, tuning);
+    let (surfaces, prose_only, mut cands) = candidates(&paste, tuning);
     let named = named_connectors(&surfaces, searcher, kb);
     if tuning.connector_mentions {
         weigh_connector_mentions(&mut cands, &named, tuning);
@@ -95,9 +95,15 @@ pub(crate) fn build_query(
         surfaces: kept,
         field_terms,
         sig_lines: sig_lines(&paste),
-        one_line: paste.lines.len() == 1,
+        // The reader's prose around a one-line paste does not make it two lines.
+        one_line: paste
+            .lines
+            .iter()
+            .filter(|l| l.role != LineRole::Prose)
+            .count()
+            == 1,
         plain_words,
-        known_share: known_share(&surfaces, &unknown_surfaces),
+        known_share: known_share(&surfaces, &unknown_surfaces, &prose_only),
         named_connectors: connectors_named_anywhere(&text, &surfaces, searcher, kb),
     }
 }
@@ -123,13 +129,13 @@ fn is_short_query(paste: &Paste<'_>) -> bool {
     paste.lines.len() == 1 && word_count <= SHORT_QUERY_WORDS
 }
 
-/// The signature-analyzed parts of the message and context lines (not frames), for
-/// confidence.
+/// The signature-analyzed parts of the message and context lines (not frames, not the
+/// reader's prose), for confidence.
 fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
     paste
         .lines
         .iter()
-        .filter(|l| l.role != LineRole::Frame)
+        .filter(|l| !matches!(l.role, LineRole::Frame | LineRole::Prose))
         .take(MAX_SIG_LINES)
         .map(|l| {
             analyze(
@@ -144,11 +150,14 @@ fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Share of the query's content words (not function words) that occur in the book.
-fn known_share(surfaces: &[String], unknown_surfaces: &[bool]) -> f32 {
+/// Share of the query's content words (not function words) that occur in the book; words
+/// only in the reader's prose around a paste do not count (the pasted error is what an entry
+/// repeats, not the reader's sentence about it).
+fn known_share(surfaces: &[String], unknown_surfaces: &[bool], prose_only: &[bool]) -> f32 {
     let content_words: Vec<bool> = surfaces
         .iter()
-        .map(|w| !is_stopword(w) && w.chars().any(char::is_alphabetic))
+        .zip(prose_only)
+        .map(|(w, &prose)| !prose && !is_stopword(w) && w.chars().any(char::is_alphabetic))
         .collect();
     let words = content_words.iter().filter(|c| **c).count();
     let known = (0..surfaces.len())

@@ -95,13 +95,19 @@ fn line_weight(role: LineRole, root_cause: bool, messages: usize, tuning: &Tunin
         LineRole::Message => 1.0,
         LineRole::Other => tuning.other_weight,
         LineRole::Frame => tuning.frame_weight,
+        LineRole::Prose => tuning.prose_weight,
     }
 }
 
-/// The query words (lowercased surface forms, in order of appearance) and every field's
-/// terms for them, each with the largest weight of the lines it occurs on.
-pub(super) fn candidates(paste: &Paste<'_>, tuning: &Tuning) -> (Vec<String>, Candidates) {
+/// The query words (lowercased surface forms, in order of appearance), which of them occur
+/// only in the reader's prose around a paste, and every field's terms for them, each with the
+/// largest weight of the lines it occurs on.
+pub(super) fn candidates(
+    paste: &Paste<'_>,
+    tuning: &Tuning,
+) -> (Vec<String>, Vec<bool>, Candidates) {
     let mut surfaces: Vec<String> = Vec::new();
+    let mut prose_only: Vec<bool> = Vec::new();
     let mut surface_ix: HashMap<String, usize> = HashMap::new();
     let mut cands: Candidates = HashMap::new();
     let mut group_ix: HashMap<String, usize> = HashMap::new();
@@ -155,7 +161,9 @@ pub(super) fn candidates(paste: &Paste<'_>, tuning: &Tuning) -> (Vec<String>, Ca
                 let s = *surface_ix.entry(surface_text.clone()).or_insert(next);
                 if s == next {
                     surfaces.push(surface_text);
+                    prose_only.push(true);
                 }
+                prose_only[s] &= line.role == LineRole::Prose;
                 let segment = ascii_segment(line.text, tok.from, tok.to).to_ascii_lowercase();
                 let next = group_ix.len();
                 let g = *group_ix.entry(segment).or_insert(next);
@@ -171,7 +179,7 @@ pub(super) fn candidates(paste: &Paste<'_>, tuning: &Tuning) -> (Vec<String>, Ca
             }
         }
     }
-    (surfaces, cands)
+    (surfaces, prose_only, cands)
 }
 
 /// The run of ASCII letters and digits around `text[from..to]` (an identifier segment:

@@ -186,6 +186,17 @@ fn is_machine_error(t: &str) -> bool {
         || t.contains("Error: ")
 }
 
+/// Whether a line that is not the reader's prose looks pasted rather than typed: an error
+/// shape, punctuation that typed words rarely have (`:`, `=`, `;`, brackets, quotes), or the
+/// length of a message (six words or more).
+fn is_pasted(t: &str) -> bool {
+    is_machine_error(t)
+        || t.contains([
+            ':', '=', ';', '[', ']', '(', ')', '{', '}', '<', '>', '"', '\'', '`',
+        ])
+        || t.split_whitespace().count() >= 6
+}
+
 /// A line of the reader's own words: mostly CJK (at least four CJK characters, and not
 /// fewer than a third of its Latin letters) and no error shape. Tools that print CJK
 /// messages print them after a log prefix or with an exception, which such lines lack.
@@ -246,11 +257,12 @@ pub fn split_paste(text: &str) -> Paste<'_> {
 /// [`split_paste`], with the reader's prose around a pasted error told apart
 /// (`reader_prose`; off: such lines are messages or context lines like any other).
 pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
-    // The reader's words only stand out around pasted lines; a question alone is all prose.
+    // The reader's words only stand out around pasted lines; a question alone is all prose,
+    // and so is one with a line of typed words (`flink 1.17, mysql 8.0`).
     let has_machine = reader_prose
         && text.lines().take(MAX_LINES).any(|raw| {
             let (t, _, logged) = strip_prefix(raw);
-            !t.is_empty() && (logged || !is_reader_prose(t))
+            !t.is_empty() && (logged || (!is_reader_prose(t) && is_pasted(t)))
         });
     let mut lines: Vec<PasteLine<'_>> = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
@@ -454,6 +466,10 @@ mod tests {
         );
         // A question alone is the query: nothing to tell apart.
         assert!(!roles("作业运行一段时间后报错\n请问怎么解决").contains(&LineRole::Prose));
+        assert!(
+            !roles("同步 MySQL 表时主键变成了 decimal 怎么办\nflink 1.17, mysql 8.0")
+                .contains(&LineRole::Prose)
+        );
         // CJK printed by a tool: logged, or with an exception in the line.
         assert!(
             !roles(

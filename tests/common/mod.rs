@@ -198,7 +198,33 @@ impl Chromium {
              if (v) resolve(v); else if (Date.now() - t0 > {PAGE_TIMEOUT_MS}) reject(new Error('timed out waiting for: ' + {js})); else setTimeout(tick, 20); }})(); }})",
             js = serde_json::to_string(expr).unwrap()
         );
-        self.eval(&waiter)
+        let wrapped = format!(
+            "Promise.resolve({waiter}).then(v => JSON.stringify(v === undefined ? null : v))"
+        );
+        let result = self.tab.evaluate(&wrapped, true).unwrap();
+        match result.value {
+            Some(serde_json::Value::String(json)) => serde_json::from_str(&json).unwrap(),
+            other => {
+                // What the page shows and what failed in it: a timeout that does not recur
+                // must say why it happened.
+                let state = self
+                    .tab
+                    .evaluate(
+                        "JSON.stringify({url: location.href, \
+                         status: (document.getElementById('kbook-search-status') || {}).textContent, \
+                         text: document.body ? document.body.innerText.slice(0, 800) : null})",
+                        false,
+                    )
+                    .ok()
+                    .and_then(|r| r.value);
+                panic!(
+                    "`{expr}` did not become true: {other:?} {:?}\npage: {state:?}\n\
+                     console errors and failed requests: {:#?}",
+                    result.description,
+                    self.take_errors()
+                )
+            }
+        }
     }
 
     /// The problems reported so far, then forgets them.

@@ -181,13 +181,19 @@ impl Chromium {
 
     /// Evaluates `expr` (which may return a promise) and returns its JSON value.
     pub fn eval(&self, expr: &str) -> serde_json::Value {
+        self.try_eval(expr)
+            .unwrap_or_else(|why| panic!("`{expr}` gave no JSON: {why}"))
+    }
+
+    /// [`Chromium::eval`], or what the page answered instead of a JSON value.
+    fn try_eval(&self, expr: &str) -> Result<serde_json::Value, String> {
         let wrapped = format!(
             "Promise.resolve({expr}).then(v => JSON.stringify(v === undefined ? null : v))"
         );
         let result = self.tab.evaluate(&wrapped, true).unwrap();
         match result.value {
-            Some(serde_json::Value::String(json)) => serde_json::from_str(&json).unwrap(),
-            other => panic!("`{expr}` gave no JSON: {other:?} {:?}", result.description),
+            Some(serde_json::Value::String(json)) => Ok(serde_json::from_str(&json).unwrap()),
+            other => Err(format!("{other:?} {:?}", result.description)),
         }
     }
 
@@ -198,33 +204,20 @@ impl Chromium {
              if (v) resolve(v); else if (Date.now() - t0 > {PAGE_TIMEOUT_MS}) reject(new Error('timed out waiting for: ' + {js})); else setTimeout(tick, 20); }})(); }})",
             js = serde_json::to_string(expr).unwrap()
         );
-        let wrapped = format!(
-            "Promise.resolve({waiter}).then(v => JSON.stringify(v === undefined ? null : v))"
-        );
-        let result = self.tab.evaluate(&wrapped, true).unwrap();
-        match result.value {
-            Some(serde_json::Value::String(json)) => serde_json::from_str(&json).unwrap(),
-            other => {
-                // What the page shows and what failed in it: a timeout that does not recur
-                // must say why it happened.
-                let state = self
-                    .tab
-                    .evaluate(
-                        "JSON.stringify({url: location.href, \
-                         status: (document.getElementById('kbook-search-status') || {}).textContent, \
-                         text: document.body ? document.body.innerText.slice(0, 800) : null})",
-                        false,
-                    )
-                    .ok()
-                    .and_then(|r| r.value);
-                panic!(
-                    "`{expr}` did not become true: {other:?} {:?}\npage: {state:?}\n\
-                     console errors and failed requests: {:#?}",
-                    result.description,
-                    self.take_errors()
-                )
-            }
-        }
+        self.try_eval(&waiter).unwrap_or_else(|why| {
+            // What the page shows and what failed in it: a timeout that does not recur must
+            // say why it happened.
+            let state = self.try_eval(
+                "({url: location.href, \
+                 status: (document.getElementById('kbook-search-status') || {}).textContent, \
+                 text: document.body ? document.body.innerText.slice(0, 800) : null})",
+            );
+            panic!(
+                "`{expr}` did not become true: {why}\npage: {state:?}\n\
+                 console errors and failed requests: {:#?}",
+                self.take_errors()
+            )
+        })
     }
 
     /// The problems reported so far, then forgets them.

@@ -257,13 +257,24 @@ pub fn split_paste(text: &str) -> Paste<'_> {
 /// [`split_paste`], with the reader's prose around a pasted error told apart
 /// (`reader_prose`; off: such lines are messages or context lines like any other).
 pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
+    // Each line once: without its log prefix, whether it had an error level or a prefix at
+    // all, and whether it reads as the reader's prose.
+    let raw_lines: Vec<(&str, bool, bool, bool)> = text
+        .lines()
+        .take(MAX_LINES)
+        .map(strip_prefix)
+        .filter(|(t, ..)| !t.is_empty())
+        .map(|(t, error_level, logged)| {
+            let prose = reader_prose && !logged && is_reader_prose(t);
+            (t, error_level, logged, prose)
+        })
+        .collect();
     // The reader's words only stand out around pasted lines; a question alone is all prose,
     // and so is one with a line of typed words (`flink 1.17, mysql 8.0`).
     let has_machine = reader_prose
-        && text.lines().take(MAX_LINES).any(|raw| {
-            let (t, _, logged) = strip_prefix(raw);
-            !t.is_empty() && (logged || (!is_reader_prose(t) && is_pasted(t)))
-        });
+        && raw_lines
+            .iter()
+            .any(|&(t, _, logged, prose)| logged || (!prose && is_pasted(t)));
     let mut lines: Vec<PasteLine<'_>> = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     let mut root: Option<usize> = None;
@@ -271,11 +282,7 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
     let mut last_message: Option<usize> = None;
     let mut first_exception: Option<usize> = None;
     let mut python = false;
-    for raw in text.lines().take(MAX_LINES) {
-        let (stripped, error_level, logged) = strip_prefix(raw);
-        if stripped.is_empty() {
-            continue;
-        }
+    for &(stripped, error_level, _, prose) in &raw_lines {
         if stripped.starts_with("Traceback (most recent call last)") {
             python = true;
         }
@@ -301,20 +308,14 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
             continue;
         }
         seen.push(body);
-        if has_machine && !logged && !caused_by && is_reader_prose(body) {
+        if has_machine && prose && !caused_by {
             lines.push(PasteLine {
                 text: body,
                 role: LineRole::Prose,
             });
             continue;
         }
-        let message = caused_by
-            || error_level
-            || first_message.is_none()
-            || starts_with_exception(body)
-            || body.contains("ErrorMessage=")
-            || body.contains("Exception: ")
-            || body.contains("Error: ");
+        let message = caused_by || error_level || first_message.is_none() || is_machine_error(body);
         let role = if message {
             LineRole::Message
         } else {

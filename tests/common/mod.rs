@@ -34,62 +34,70 @@ pub fn kbook(dir: &Path, args: &[&OsStr]) -> String {
     stderr
 }
 
-/// Serves `root` on an ephemeral loopback port from a background thread. Missing files get
-/// `404.html` with status 404, as static hosts do.
+/// Serves `root` on an ephemeral loopback port. Missing files get `404.html` with status 404,
+/// as static hosts do. Each request is answered on a thread of its own, as static hosts
+/// answer requests side by side: one response stuck on a connection (a browser of an earlier
+/// test going away) must not hold up the next browser's requests.
 pub fn serve(root: PathBuf) -> String {
     let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
     let addr = server.server_addr().to_ip().unwrap();
     std::thread::spawn(move || {
         for request in server.incoming_requests() {
-            let path = request
-                .url()
-                .split(['?', '#'])
-                .next()
-                .unwrap_or("/")
-                .trim_start_matches('/')
-                .to_string();
-            let path = if path.is_empty() || path.ends_with('/') {
-                format!("{path}index.html")
-            } else {
-                path
-            };
-            let file = root.join(&path);
-            let found = if path.split('/').any(|p| p == "..") {
-                None
-            } else {
-                std::fs::read(&file).ok()
-            };
-            let (bytes, status, ext) = match found {
-                Some(b) => (
-                    b,
-                    200,
-                    file.extension()
-                        .and_then(OsStr::to_str)
-                        .unwrap_or("")
-                        .to_string(),
-                ),
-                None => match std::fs::read(root.join("404.html")) {
-                    Ok(b) => (b, 404, "html".to_string()),
-                    Err(_) => (b"not found".to_vec(), 404, String::new()),
-                },
-            };
-            let mime = match ext.as_str() {
-                "html" => "text/html; charset=utf-8",
-                "js" => "text/javascript",
-                "css" => "text/css",
-                "wasm" => "application/wasm",
-                "svg" => "image/svg+xml",
-                "xml" => "application/xml",
-                _ => "application/octet-stream",
-            };
-            let header = tiny_http::Header::from_bytes("Content-Type", mime).unwrap();
-            let response = tiny_http::Response::from_data(bytes)
-                .with_status_code(status)
-                .with_header(header);
-            let _ = request.respond(response);
+            let root = root.clone();
+            std::thread::spawn(move || respond(&root, request));
         }
     });
     format!("http://{addr}/")
+}
+
+/// Answers one request of [`serve`].
+fn respond(root: &Path, request: tiny_http::Request) {
+    let path = request
+        .url()
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("/")
+        .trim_start_matches('/')
+        .to_string();
+    let path = if path.is_empty() || path.ends_with('/') {
+        format!("{path}index.html")
+    } else {
+        path
+    };
+    let file = root.join(&path);
+    let found = if path.split('/').any(|p| p == "..") {
+        None
+    } else {
+        std::fs::read(&file).ok()
+    };
+    let (bytes, status, ext) = match found {
+        Some(b) => (
+            b,
+            200,
+            file.extension()
+                .and_then(OsStr::to_str)
+                .unwrap_or("")
+                .to_string(),
+        ),
+        None => match std::fs::read(root.join("404.html")) {
+            Ok(b) => (b, 404, "html".to_string()),
+            Err(_) => (b"not found".to_vec(), 404, String::new()),
+        },
+    };
+    let mime = match ext.as_str() {
+        "html" => "text/html; charset=utf-8",
+        "js" => "text/javascript",
+        "css" => "text/css",
+        "wasm" => "application/wasm",
+        "svg" => "image/svg+xml",
+        "xml" => "application/xml",
+        _ => "application/octet-stream",
+    };
+    let header = tiny_http::Header::from_bytes("Content-Type", mime).unwrap();
+    let response = tiny_http::Response::from_data(bytes)
+        .with_status_code(status)
+        .with_header(header);
+    let _ = request.respond(response);
 }
 
 /// A `file://` URL of a local path.

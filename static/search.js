@@ -117,14 +117,14 @@
   function fetchModule(url) {
     return fetch(url).then(function (r) {
       if (!r.ok) throw new Error("could not load " + url + ": HTTP " + r.status);
-      if (typeof WebAssembly.compileStreaming !== "function") {
-        return r.arrayBuffer().then(function (b) { return WebAssembly.compile(b); });
+      // Streaming compiles as the bytes arrive but needs the application/wasm content type,
+      // which plain servers may not send. The type decides up front: a cloned response kept
+      // for a fallback would hold a second copy of the body that nothing reads.
+      var type = (r.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
+      if (typeof WebAssembly.compileStreaming === "function" && type === "application/wasm") {
+        return WebAssembly.compileStreaming(r);
       }
-      // Streaming needs the application/wasm content type; plain servers may not send it.
-      var copy = r.clone();
-      return WebAssembly.compileStreaming(r).catch(function () {
-        return copy.arrayBuffer().then(function (b) { return WebAssembly.compile(b); });
-      });
+      return r.arrayBuffer().then(function (b) { return WebAssembly.compile(b); });
     });
   }
 

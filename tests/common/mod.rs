@@ -39,19 +39,25 @@ pub fn kbook(dir: &Path, args: &[&OsStr]) -> String {
 /// answer requests side by side: one response stuck on a connection (a browser of an earlier
 /// test going away) must not hold up the next browser's requests.
 pub fn serve(root: PathBuf) -> String {
+    serve_wasm_as(root, "application/wasm")
+}
+
+/// [`serve`], sending `.wasm` files with the content type `wasm_type` (plain servers send
+/// `application/octet-stream`).
+pub fn serve_wasm_as(root: PathBuf, wasm_type: &'static str) -> String {
     let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
     let addr = server.server_addr().to_ip().unwrap();
     std::thread::spawn(move || {
         for request in server.incoming_requests() {
             let root = root.clone();
-            std::thread::spawn(move || respond(&root, request));
+            std::thread::spawn(move || respond(&root, request, wasm_type));
         }
     });
     format!("http://{addr}/")
 }
 
-/// Answers one request of [`serve`].
-fn respond(root: &Path, request: tiny_http::Request) {
+/// Answers one request of [`serve_wasm_as`].
+fn respond(root: &Path, request: tiny_http::Request, wasm_type: &str) {
     let path = request
         .url()
         .split(['?', '#'])
@@ -88,7 +94,7 @@ fn respond(root: &Path, request: tiny_http::Request) {
         "html" => "text/html; charset=utf-8",
         "js" => "text/javascript",
         "css" => "text/css",
-        "wasm" => "application/wasm",
+        "wasm" => wasm_type,
         "svg" => "image/svg+xml",
         "xml" => "application/xml",
         _ => "application/octet-stream",
@@ -218,7 +224,10 @@ impl Chromium {
             let state = self.try_eval(
                 "({url: location.href, \
                  status: (document.getElementById('kbook-search-status') || {}).textContent, \
-                 text: document.body ? document.body.innerText.slice(0, 800) : null})",
+                 text: document.body ? document.body.innerText.slice(0, 800) : null, \
+                 finished: performance.getEntriesByType('resource').map(e => \
+                   [e.name.slice(location.origin.length, location.origin.length + 60), \
+                    Math.round(e.startTime), Math.round(e.responseEnd)])})",
             );
             panic!(
                 "`{expr}` did not become true: {why}\npage: {state:?}\n\

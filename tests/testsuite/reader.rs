@@ -7,7 +7,7 @@
 //! axe-core comes from npm, pinned in tests/a11y/package-lock.json; `cargo xtask test` runs
 //! `npm ci` there, and this test does too when node_modules is missing.
 
-use crate::common::{Chromium, chromium, file_url, kbook, serve, url_encode};
+use crate::common::{Chromium, chromium, file_url, kbook, serve, serve_wasm_as, url_encode};
 use headless_chrome::protocol::cdp::{Emulation, Input, Page};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -819,6 +819,23 @@ fn search_loads_only_on_focus_within_budget_and_without_layout_shift() {
     let dir = screenshots_dir();
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("measurements.txt"), report.join("\n") + "\n").unwrap();
+}
+
+/// Plain static servers send the module as `application/octet-stream`, which streaming
+/// compilation refuses: the search then compiles it from its bytes, with the same first
+/// result as from a server that sends `application/wasm`.
+#[test]
+fn search_works_from_a_server_without_the_wasm_content_type() {
+    let b = books();
+    let _one = one_browser();
+    let c = chromium();
+    for wasm_type in ["application/octet-stream", "application/wasm"] {
+        let http = serve_wasm_as(b.plain.site.clone(), wasm_type);
+        c.open(&format!("{http}search.html?q={}", url_encode(&b.trace.0)));
+        let first = c.wait_for("(document.querySelector('.kbook-result') || {}).dataset?.id");
+        assert_eq!(first, b.trace.1.as_str(), "first result with {wasm_type}");
+        c.assert_no_errors(&format!("search with the module sent as {wasm_type}"));
+    }
 }
 
 #[test]

@@ -13,8 +13,10 @@ pub enum LineRole {
     Frame,
     /// Anything else (context lines, config dumps, questions continued over lines).
     Other,
-    /// The reader's own words around a pasted error (`同步 MySQL 时报错如下：`): a line of
-    /// CJK prose without a log prefix or an error shape, beside lines that are not prose.
+    /// The reader's own words around a pasted error (`同步 MySQL 时报错如下：`, `When I start
+    /// the job it fails with:`): a line of CJK prose, or an English sentence in which the
+    /// reader speaks (`I`, `we`, `my`), without a log prefix or an error shape, beside lines
+    /// that are not prose.
     Prose,
 }
 
@@ -186,24 +188,74 @@ fn is_machine_error(t: &str) -> bool {
         || t.contains("Error: ")
 }
 
-/// Whether a line that is not the reader's prose looks pasted rather than typed: an error
-/// shape, punctuation that typed words rarely have (`:`, `=`, `;`, brackets, quotes), or the
-/// length of a message (six words or more).
-fn is_pasted(t: &str) -> bool {
+/// Whether a line that is not the reader's prose has the shape of a machine's text: an
+/// error shape, or punctuation that typed words rarely have (`:`, `=`, `;`, brackets,
+/// quotes).
+fn is_machine_shaped(t: &str) -> bool {
     is_machine_error(t)
         || t.contains([
             ':', '=', ';', '[', ']', '(', ')', '{', '}', '<', '>', '"', '\'', '`',
         ])
-        || t.split_whitespace().count() >= 6
 }
 
-/// A line of the reader's own words: mostly CJK (at least four CJK characters, and not
-/// fewer than a third of its Latin letters) and no error shape. Tools that print CJK
-/// messages print them after a log prefix or with an exception, which such lines lack.
-fn is_reader_prose(t: &str) -> bool {
+/// Whether a line beside CJK prose looks pasted rather than typed: machine-shaped, or of the
+/// length of a message (six words or more; CJK readers type few Latin words). An English
+/// reader's second sentence is as long, so beside English prose only the shape counts.
+fn is_pasted(t: &str) -> bool {
+    is_machine_shaped(t) || t.split_whitespace().count() >= 6
+}
+
+/// In which script a line is the reader's own words (see [`reader_prose`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ProseScript {
+    Cjk,
+    English,
+}
+
+/// A line of the reader's own words and no error shape: mostly CJK (at least four CJK
+/// characters, and not fewer than a third of its Latin letters), or an English sentence of
+/// the reader's (see [`is_english_prose`]). Tools that print CJK messages print them after a
+/// log prefix or with an exception, which such lines lack.
+fn reader_prose(t: &str) -> Option<ProseScript> {
+    if is_machine_error(t) || t.contains("Exception") {
+        return None;
+    }
     let cjk = t.chars().filter(|&c| crate::script::is_cjk(c)).count();
     let latin = t.chars().filter(char::is_ascii_alphabetic).count();
-    cjk >= 4 && cjk * 3 >= latin && !is_machine_error(t) && !t.contains("Exception")
+    if cjk >= 4 && cjk * 3 >= latin {
+        Some(ProseScript::Cjk)
+    } else if cjk == 0 && is_english_prose(t) {
+        Some(ProseScript::English)
+    } else {
+        None
+    }
+}
+
+/// The reader speaking in English: four words or more, nearly all plain words, one of them
+/// the reader (`I`, `we`, `my`, …). Messages speak of the system, not of their reader's
+/// team (MySQL's `You have an error in your SQL syntax` addresses the reader as `you`).
+fn is_english_prose(t: &str) -> bool {
+    const READER: [&str; 11] = [
+        "i", "i'm", "i've", "i'd", "we", "we're", "we've", "my", "our", "me", "us",
+    ];
+    let words: Vec<&str> = t
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| {
+                matches!(c, ',' | '.' | ';' | ':' | '!' | '?' | '(' | ')' | '"')
+            })
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let plain = words
+        .iter()
+        .filter(|w| w.chars().all(|c| c.is_ascii_alphabetic() || c == '\''))
+        .count();
+    words.len() >= 4
+        && plain * 10 >= words.len() * 8
+        && words
+            .iter()
+            .any(|w| READER.contains(&w.to_ascii_lowercase().as_str()))
 }
 
 /// `FooException:` / `FooError:` / `Error:` at the start of a line (after optional package).
@@ -259,22 +311,28 @@ pub fn split_paste(text: &str) -> Paste<'_> {
 pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
     // Each line once: without its log prefix, whether it had an error level or a prefix at
     // all, and whether it reads as the reader's prose.
-    let raw_lines: Vec<(&str, bool, bool, bool)> = text
+    let raw_lines: Vec<(&str, bool, bool, Option<ProseScript>)> = text
         .lines()
         .take(MAX_LINES)
         .map(strip_prefix)
         .filter(|(t, ..)| !t.is_empty())
         .map(|(t, error_level, logged)| {
-            let prose = reader_prose && !logged && is_reader_prose(t);
+            let prose = if reader_prose && !logged {
+                self::reader_prose(t)
+            } else {
+                None
+            };
             (t, error_level, logged, prose)
         })
         .collect();
     // The reader's words only stand out around pasted lines; a question alone is all prose,
     // and so is one with a line of typed words (`flink 1.17, mysql 8.0`).
-    let has_machine = reader_prose
-        && raw_lines
-            .iter()
-            .any(|&(t, _, logged, prose)| logged || (!prose && is_pasted(t)));
+    let pasted_beside = |shaped_only: bool| {
+        raw_lines.iter().any(|&(t, _, logged, prose)| {
+            logged || (prose.is_none() && (is_machine_shaped(t) || (!shaped_only && is_pasted(t))))
+        })
+    };
+    let (beside_cjk, beside_english) = (pasted_beside(false), pasted_beside(true));
     let mut lines: Vec<PasteLine<'_>> = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     let mut root: Option<usize> = None;
@@ -308,7 +366,12 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
             continue;
         }
         seen.push(body);
-        if has_machine && prose && !caused_by {
+        let is_prose = match prose {
+            Some(ProseScript::Cjk) => beside_cjk,
+            Some(ProseScript::English) => beside_english,
+            None => false,
+        };
+        if is_prose && !caused_by {
             lines.push(PasteLine {
                 text: body,
                 role: LineRole::Prose,
@@ -484,6 +547,49 @@ mod tests {
                 .lines
                 .iter()
                 .any(|l| l.role == LineRole::Prose)
+        );
+    }
+
+    #[test]
+    fn the_readers_english_lead_in_is_prose() {
+        let roles =
+            |t: &str| -> Vec<LineRole> { split_paste(t).lines.iter().map(|l| l.role).collect() };
+        let p = split_paste(
+            "Hi, we upgraded last week and now the job keeps restarting. Log:\n\
+             Caused by: java.io.EOFException: SSL peer shut down incorrectly",
+        );
+        assert_eq!(
+            p.lines.iter().map(|l| l.role).collect::<Vec<_>>(),
+            vec![LineRole::Prose, LineRole::Message]
+        );
+        assert_eq!(p.root_cause, Some(1));
+        assert_eq!(
+            roles(
+                "java.sql.SQLException: Deadlock found when trying to get lock\n\
+                 Any idea what I should change?"
+            ),
+            vec![LineRole::Message, LineRole::Prose]
+        );
+        // Messages in plain English that do not speak as the reader stay messages.
+        for line in [
+            "You have an error in your SQL syntax; check the manual for the right syntax",
+            "The last packet successfully received from the server was 0 milliseconds ago.",
+            "I/O error while reading input message",
+        ] {
+            assert!(
+                !roles(&format!("java.sql.SQLException: Access denied\n{line}"))
+                    .contains(&LineRole::Prose),
+                "{line}"
+            );
+        }
+        // A question alone is the query, also when its second sentence is long.
+        assert!(!roles("Why does my job restart\nwe use flink 1.17").contains(&LineRole::Prose));
+        assert!(
+            !roles(
+                "I noticed that the compaction of my table never runs\n\
+                 As a result there are no base files and queries return no rows at all"
+            )
+            .contains(&LineRole::Prose)
         );
     }
 

@@ -853,3 +853,45 @@ fn the_readers_lead_in_neither_outranks_nor_unsettles_the_pasted_error() {
     );
     assert_ne!(top_confident(&idx, &q, off), ("deadlock".to_string(), true));
 }
+
+#[test]
+fn the_readers_english_lead_in_neither_outranks_nor_unsettles_the_pasted_error() {
+    let docs = vec![
+        entry(
+            "restarts-after-upgrade",
+            "general",
+            "The job keeps restarting after an upgrade",
+            &[],
+            "After an upgrade the job restarts again and again: compare the state of last week.",
+            "",
+        ),
+        entry(
+            "deadlock",
+            "mysql",
+            "MySQL sink writes fail with a deadlock",
+            &["Deadlock found when trying to get lock; try restarting transaction"],
+            "Concurrent writers lock the same index ranges in different orders; the driver reports a java.sql.SQLException.",
+            "",
+        ),
+        unrelated(),
+    ];
+    let idx = index_of(&docs);
+    let paste =
+        "java.sql.SQLException: Deadlock found when trying to get lock; try restarting transaction";
+    // Its words are not the book's: taken for the paste's, they would unsettle the answer.
+    let q =
+        format!("Hi team, since our rollout on Tuesday we see crashes constantly. Log:\n{paste}");
+    let off = Tuning {
+        reader_prose: false,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        top_confident(&idx, paste, Tuning::default()),
+        ("deadlock".to_string(), true)
+    );
+    assert_eq!(
+        top_confident(&idx, &q, Tuning::default()),
+        ("deadlock".to_string(), true)
+    );
+    assert_ne!(top_confident(&idx, &q, off), ("deadlock".to_string(), true));
+}

@@ -79,9 +79,10 @@ pub struct Tuning {
     pub frame_weight: f32,
     /// Weight of other (context) lines.
     pub other_weight: f32,
-    /// Tell the reader's CJK prose around a pasted error from the paste
-    /// ([`crate::paste::LineRole::Prose`]): its words weigh `prose_weight` and do not count
-    /// against the share of the query's words the book knows (confidence).
+    /// Tell the reader's prose (CJK, or English in which the reader speaks) around a pasted
+    /// error from the paste ([`crate::paste::LineRole::Prose`]): its words weigh
+    /// `prose_weight` and do not count against the share of the query's words the book knows
+    /// (confidence).
     pub reader_prose: bool,
     /// Weight of the reader's prose lines around a paste. Measured on the machine texts of
     /// tests/realworld.jsonl with a reader's CJK lead-in line added (three lead-ins, 94

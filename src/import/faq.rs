@@ -2,9 +2,13 @@
 //!
 //! A page is a FAQ when at one heading level at least two headings, and at least half of that
 //! level's headings, are questions (`### Q1: …`, `## How do I …?`, `## 为什么 …`, a quoted
-//! error), or when it has at least two `<details><summary>` blocks. Each question runs to the
-//! next heading of its level or above (or to its `</details>`); the rest of the page is its
-//! introduction.
+//! error), or when it has at least two `<details><summary>` blocks. On a page that calls
+//! itself a FAQ (`faq` in its path or title, `常见问题`, `Q&A`) one question among two
+//! headings of a level is enough, and then every heading of that level is one: such pages
+//! also word questions as statements (`## This error "…" occurs when …`, `## 导入失败：too
+//! many filtered rows`). Each question
+//! runs to the next heading of its level or above (or to its `</details>`); the rest of the
+//! page is its introduction.
 
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
@@ -44,31 +48,139 @@ struct Heading {
     id: Option<String>,
 }
 
-/// The questions of a FAQ page, or `None` when the page is not one.
-pub fn split(body: &str) -> Option<FaqSplit> {
+/// Whether a page calls itself a FAQ, by its path (`docs/faq.md`, `faq/_index.md`) or title.
+pub fn named_faq(path: &str, title: &str) -> bool {
+    let named = |t: &str| {
+        let lower = t.to_lowercase();
+        lower.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+            w == "faq"
+                || w == "faqs"
+                || w.starts_with("faq") && w[3..].bytes().all(|b| b.is_ascii_digit())
+        }) || lower.contains("frequently asked")
+            || lower.contains("q&a")
+            || t.contains("常见问题")
+            || t.contains("问答")
+    };
+    named(path) || named(title)
+}
+
+/// The questions of a FAQ page, or `None` when the page is not one; `named_faq`: the page
+/// calls itself a FAQ (see [`named_faq`]).
+pub fn split(body: &str, named_faq: bool) -> Option<FaqSplit> {
     let headings = headings(body);
     let mut best: Option<(usize, usize)> = None; // (count, level)
     for level in 1..=6 {
         let at: Vec<&Heading> = headings.iter().filter(|h| h.level == level).collect();
         let questions = at.iter().filter(|h| is_question(&h.text)).count();
-        if questions >= 2 && questions * 2 >= at.len() && best.is_none_or(|(n, _)| questions > n) {
+        let enough = if named_faq {
+            questions >= 1 && at.len() >= 2
+        } else {
+            questions >= 2 && questions * 2 >= at.len()
+        };
+        if enough && best.is_none_or(|(n, _)| questions > n) {
             best = Some((questions, level));
         }
     }
     if let Some((_, level)) = best {
-        return Some(split_at_level(body, &headings, level));
+        return Some(split_at_level(body, &headings, level, named_faq));
     }
-    split_details(body)
+    split_details(body).or_else(|| split_bold(body, &headings, named_faq))
 }
 
-fn split_at_level(body: &str, headings: &[Heading], level: usize) -> FaqSplit {
+/// Questions written as paragraphs of bold text (`**Can I run it on bare metal?**`), each
+/// answered by the paragraphs below it up to the next such question or heading: at least
+/// two on a page named a FAQ, else three.
+fn split_bold(body: &str, headings: &[Heading], named_faq: bool) -> Option<FaqSplit> {
+    let bold: Vec<(usize, usize, String)> = bold_paragraphs(body)
+        .into_iter()
+        .filter(|(_, _, text)| is_question(text))
+        .collect();
+    if bold.len() < if named_faq { 2 } else { 3 } {
+        return None;
+    }
+    let mut questions = Vec::new();
+    let mut intro = String::new();
+    let mut cursor = 0;
+    for (i, (start, end, text)) in bold.iter().enumerate() {
+        intro.push_str(&body[cursor..*start]);
+        let next_question = bold.get(i + 1).map_or(body.len(), |b| b.0);
+        let next_heading = headings
+            .iter()
+            .map(|h| h.start)
+            .find(|&h| h >= *end)
+            .unwrap_or(body.len());
+        let stop = next_question.min(next_heading);
+        let group = headings
+            .iter()
+            .rev()
+            .find(|h| h.start < *start)
+            .map(|h| h.text.clone());
+        questions.push(Question {
+            title: clean_question(text),
+            title_code: Vec::new(),
+            anchor: anchor(text),
+            body: body[*end..stop].trim_matches('\n').to_string() + "\n",
+            line: line_of(body, *start),
+            group,
+        });
+        cursor = stop;
+    }
+    intro.push_str(&body[cursor..]);
+    Some(FaqSplit {
+        intro: only_if_text(intro),
+        questions,
+    })
+}
+
+/// Paragraphs that are one bold span and nothing else: their byte range (with the newline
+/// after them) and text.
+fn bold_paragraphs(body: &str) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    // Inside a paragraph: its start, its text, and whether it is still only one bold span
+    // (0: nothing yet, 1: in the span, 2: the span closed).
+    let mut current: Option<(usize, String, u8, bool)> = None;
+    for (event, range) in Parser::new(body).into_offset_iter() {
+        match (event, current.as_mut()) {
+            (Event::Start(Tag::Paragraph), _) => {
+                current = Some((range.start, String::new(), 0, true))
+            }
+            (Event::Start(Tag::Strong), Some((_, _, state, ok))) => {
+                *ok &= *state == 0;
+                *state = 1;
+            }
+            (Event::End(TagEnd::Strong), Some((_, _, state, _))) => *state = 2,
+            (Event::Text(t) | Event::Code(t), Some((_, text, state, ok))) => {
+                *ok &= *state == 1;
+                text.push_str(&t);
+            }
+            (Event::SoftBreak, Some((_, text, _, _))) => text.push(' '),
+            (Event::End(TagEnd::Paragraph), Some(_)) => {
+                if let Some((start, text, state, ok)) = current.take()
+                    && ok
+                    && state == 2
+                {
+                    let end = body[range.end.min(body.len())..]
+                        .find('\n')
+                        .map_or(body.len(), |i| range.end + i + 1);
+                    out.push((start, end, text.trim().to_string()));
+                }
+            }
+            (_, Some((_, _, _, ok))) => *ok = false,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Splits at the headings of `level` that are questions (every one of them when `all`).
+fn split_at_level(body: &str, headings: &[Heading], level: usize, all: bool) -> FaqSplit {
     let mut questions = Vec::new();
     let mut intro = String::new();
     let mut cursor = 0;
     for (i, h) in headings.iter().enumerate() {
         // (A heading inside the previous question's text, e.g. in a container the previous
         // one opened, stays in that question.)
-        if h.level != level || !is_question(&h.text) || h.start < cursor {
+        if h.level != level || !(all || is_question(&h.text)) || h.start < cursor {
             continue;
         }
         intro.push_str(&body[cursor..h.start]);
@@ -317,7 +429,7 @@ mod tests {
     #[test]
     fn heading_faq_splits_per_question_and_keeps_the_intro() {
         let body = "Intro words here.\n\n## Kafka\n\n### Q1: Why is the lag growing?\n\nBecause.\n\n```text\n### not a heading\n```\n\n### Q2: How do I reset offsets?\n\nUse the tool.\n\n## About\n\nMore text.\n";
-        let s = split(body).unwrap();
+        let s = split(body, false).unwrap();
         assert_eq!(s.questions.len(), 2);
         assert_eq!(s.questions[0].title, "Why is the lag growing?");
         assert!(s.questions[0].body.contains("### not a heading"));
@@ -331,14 +443,75 @@ mod tests {
 
     #[test]
     fn pages_that_are_not_faqs_are_not_split() {
-        assert!(split("## Symptom\n\nx\n\n## Cause\n\ny\n\n## Solution\n\nz\n").is_none());
-        assert!(split("## Why?\n\nonly one question\n").is_none());
+        assert!(
+            split(
+                "## Symptom\n\nx\n\n## Cause\n\ny\n\n## Solution\n\nz\n",
+                false
+            )
+            .is_none()
+        );
+        assert!(split("## Why?\n\nonly one question\n", false).is_none());
+        assert!(split("## Why?\n\nonly one question\n", true).is_none());
+        // A page named a FAQ whose headings ask nothing is not split.
+        assert!(split("## Setup\n\nx\n\n## Usage\n\ny\n", true).is_none());
+    }
+
+    #[test]
+    fn a_page_named_faq_splits_at_every_heading_of_its_question_level() {
+        let body = "Intro.\n\n## 导入失败：too many filtered rows\n\n调大 max_filter_ratio。\n\n\
+                    ## 当字段为 NULL 时结果为 NULL\n\n标准行为。\n\n## 如何查看版本？\n\n执行 select version()。\n\n\
+                    ## This error \"table is locked\" occurs when I run ALTER\n\nWait for the job.\n\n\
+                    ## How do I check disk usage?\n\nRun df.\n";
+        // Two of five headings ask in a question's words: not a FAQ by its headings alone.
+        assert!(split(body, false).is_none());
+        let s = split(body, true).unwrap();
+        let titles: Vec<&str> = s.questions.iter().map(|q| q.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            vec![
+                "导入失败：too many filtered rows",
+                "当字段为 NULL 时结果为 NULL",
+                "如何查看版本？",
+                "This error \"table is locked\" occurs when I run ALTER",
+                "How do I check disk usage?",
+            ]
+        );
+        assert_eq!(s.questions[1].body.trim(), "标准行为。");
+        assert!(s.intro.contains("Intro."));
+        assert!(named_faq("docs/zh/faq/Sql_faq.md", "查询相关问题"));
+        assert!(named_faq("content/faq/_index.md", "Questions"));
+        assert!(named_faq("docs/sql.md", "常见问题"));
+        assert!(named_faq("docs/help.md", "Frequently Asked Questions"));
+        assert!(!named_faq("docs/faqtory/setup.md", "Setting up"));
+        assert!(!named_faq("docs/kafka.md", "Kafka connector"));
+    }
+
+    #[test]
+    fn bold_paragraph_questions() {
+        let body = "Intro text.\n\n**Can I run the operator on bare metal?**\n\nYes.\n\n\
+                    More on that.\n\n**Why does the operator not use\nStatefulSets?**\n\n\
+                    It manages volumes directly.\n\n## Other\n\n**Note:** a remark, not a question.\n";
+        let s = split(body, true).unwrap();
+        let titles: Vec<&str> = s.questions.iter().map(|q| q.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            vec![
+                "Can I run the operator on bare metal?",
+                "Why does the operator not use StatefulSets?"
+            ]
+        );
+        assert_eq!(s.questions[0].body.trim(), "Yes.\n\nMore on that.");
+        assert_eq!(s.questions[1].body.trim(), "It manages volumes directly.");
+        assert_eq!(s.questions[1].line, 9);
+        assert!(s.intro.contains("Intro text.") && s.intro.contains("a remark"));
+        // Two bold questions on a page not named a FAQ are not enough.
+        assert!(split(body, false).is_none());
     }
 
     #[test]
     fn details_blocks_and_chinese_questions() {
         let body = "<details>\n<summary>为什么作业重启后数据重复</summary>\n\n因为……\n</details>\n\n<details><summary>Q2: `Connection refused` on start</summary>\nCheck the port.\n</details>\n";
-        let s = split(body).unwrap();
+        let s = split(body, false).unwrap();
         assert_eq!(s.questions.len(), 2);
         assert_eq!(s.questions[0].title, "为什么作业重启后数据重复");
         assert_eq!(s.questions[1].title, "`Connection refused` on start");

@@ -282,7 +282,8 @@ mod tests {
             let text: String = (0..n).map(|_| PIECES[(next() % 30) as usize]).collect();
             for (_, g) in Generator::ALL {
                 let c = syntax::convert(g, &text, &dir.join("p.md"), &tree, "p.md", 1);
-                let _ = faq::split(&c.text);
+                let _ = faq::split(&c.text, false);
+                let _ = faq::split(&c.text, true);
             }
             let _ = errors::propose(&text, std::slice::from_ref(&text), &text, "p.md", 1);
             let mut notes = Vec::new();

@@ -159,14 +159,19 @@ pub fn read(
         anchor: None,
     };
 
-    if page.section_index {
-        let mut d = base.clone();
-        // Only the section's own `_index.md` names it (not those of its subsections).
+    // A section's index page may be its FAQ (`content/faq/_index.md`): split like any page.
+    let faq = faq::split(&body, faq::named_faq(&page.rel, &title));
+    // Only the section's own `_index.md` names it (not those of its subsections).
+    let names_section = page.section_index && {
         let below = page
             .rel
             .strip_prefix(tree.section_prefix.as_str())
             .unwrap_or(&page.rel);
-        if below == format!("{section}/_index.md") {
+        below == format!("{section}/_index.md")
+    };
+    if page.section_index && faq.is_none() {
+        let mut d = base.clone();
+        if names_section {
             d.names_section = Some(title.clone());
         }
         if body.trim().is_empty() {
@@ -180,10 +185,16 @@ pub fn read(
         return vec![d];
     }
 
-    if let Some(split) = faq::split(&body) {
+    if let Some(split) = faq {
         report.faq_pages += 1;
         report.faq_entries += split.questions.len();
         let mut out = Vec::new();
+        if names_section {
+            // The section's name, and no entry of its own.
+            let mut d = base.clone();
+            d.names_section = Some(title.clone());
+            out.push(d);
+        }
         let intro_words = split.intro.split_whitespace().count();
         if intro_words > 0 {
             let mut d = base.clone();
@@ -201,7 +212,7 @@ pub fn read(
             // Links to the question on the old page (`faq/#q2`) redirect to its entry; the
             // old page itself goes to its introduction, else to its first question (the
             // page's own aliases with it).
-            let first = out.is_empty();
+            let first = !out.iter().any(|d: &Draft| !d.kind.is_empty());
             if !first {
                 d.aliases.clear();
             }

@@ -472,6 +472,50 @@ fn mdbook_includes_are_resolved_and_missing_ones_reported() {
 }
 
 #[test]
+fn a_section_index_faq_with_statement_questions_and_bold_questions_are_split() {
+    // Hugo: the section's own `_index.md` is its FAQ, named so; two of its four headings ask
+    // in a question's words, the others state the problem.
+    let (_dir, r) = import("hugo", "hugo-faq-index");
+    let e = entries(&r);
+    let titles: Vec<&str> = e.iter().map(|e| e.1.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "FAQ",
+            "导入失败：too many filtered rows",
+            "当字段为 NULL 时比较结果为 NULL",
+            "How do I check which version runs?",
+            "This error \"table is locked\" occurs when I run ALTER",
+            "Setting up the service",
+        ]
+    );
+    assert_eq!(
+        (r["faq_pages"].as_u64(), r["faq_entries"].as_u64()),
+        (Some(1), Some(4))
+    );
+    // The index page still names its section.
+    assert!(e.iter().all(|e| e.3 == "help"));
+    assert_eq!(r["connectors"], serde_json::json!(["help"]));
+    // MkDocs: questions as bold paragraphs, one spread over two lines.
+    let (dir, r) = import("mkdocs", "mkdocs-bold");
+    let e = entries(&r);
+    let titles: Vec<&str> = e.iter().map(|e| e.1.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Can I run the operator on bare metal?",
+            "Why does the operator not use StatefulSets?",
+            "What happens when the operator pod dies?",
+        ]
+    );
+    let text = entry_text(&dir.path().join("book"), &e[1].3, &e[1].0);
+    assert!(
+        text.contains("volumes of each instance") && !text.contains("operator pod"),
+        "{text}"
+    );
+}
+
+#[test]
 fn import_refuses_an_existing_book_and_a_wrong_source() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("book.toml"), "[book]\ntitle = \"x\"\n").unwrap();

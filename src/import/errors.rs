@@ -93,14 +93,14 @@ fn exception_class(text: &str) -> Option<(usize, &str)> {
     None
 }
 
-/// Proposals for an entry, each with `file:line`: `title` and its inline `code`, then what
-/// the body (starting at `line` of `rel`) quotes.
+/// Proposals for an entry, each with `file:line`: `title` and its inline `code` (at `line` of
+/// `rel`), then what the body (its first line at `body_line`) quotes.
 pub fn propose(
     title: &str,
     code: &[String],
     body: &str,
     rel: &str,
-    line: usize,
+    (line, body_line): (usize, usize),
 ) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     let mut add = |text: &str, at_line: usize| {
@@ -132,7 +132,7 @@ pub fn propose(
     let mut block: Option<(String, usize)> = None;
     let parser = Parser::new(body).into_offset_iter();
     for (event, range) in parser {
-        let at_line = line + body[..range.start].matches('\n').count();
+        let at_line = body_line + body[..range.start].matches('\n').count();
         match event {
             Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match kind {
@@ -314,7 +314,7 @@ mod tests {
     #[test]
     fn traces_give_root_cause_then_outer_error() {
         let body = "The job fails:\n\n```\n2024-01-01 10:00:00,000 ERROR org.apache.flink.runtime.Task - Source switched to FAILED\norg.apache.flink.runtime.JobException: Recovery is suppressed\n\tat org.apache.flink.A.b(A.java:1)\nCaused by: java.sql.SQLException: No suitable driver found for jdbc:mysql://h/db\n\tat java.sql.DriverManager.getConnection(DriverManager.java:689)\n```\n";
-        let p = propose("Why does the job fail?", &[], body, "faq.md", 10);
+        let p = propose("Why does the job fail?", &[], body, "faq.md", (10, 10));
         let texts: Vec<&str> = p.iter().map(|(t, _)| t.as_str()).collect();
         assert_eq!(
             texts,
@@ -334,7 +334,7 @@ mod tests {
             &["Connection refused: localhost/127.0.0.1:9092".to_string()],
             "It logs `java.io.IOException: Broken pipe` and `retries`.\n\n```sql\nSELECT 'ERROR: not output';\n```\n",
             "a.md",
-            3,
+            (3, 3),
         );
         let texts: Vec<&str> = p.iter().map(|(t, _)| t.as_str()).collect();
         assert_eq!(
@@ -349,19 +349,19 @@ mod tests {
             &[],
             "x\n",
             "b.md",
-            1,
+            (1, 1),
         );
         assert_eq!(
             p[0].0,
             "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver"
         );
-        assert!(propose("How do I upgrade?", &[], "Run `make`.\n", "c.md", 1).is_empty());
+        assert!(propose("How do I upgrade?", &[], "Run `make`.\n", "c.md", (1, 1)).is_empty());
         let p = propose(
             "The job reports an error ConnectException: A slave with the same server_id has connected,What should I do?",
             &[],
             "x\n",
             "d.md",
-            1,
+            (1, 1),
         );
         assert_eq!(
             p[0].0,
@@ -372,7 +372,7 @@ mod tests {
             &[],
             "x\n",
             "d.md",
-            1,
+            (1, 1),
         );
         assert_eq!(p[0].0, "replication slot \"x\" is active");
         let p = propose(
@@ -380,7 +380,7 @@ mod tests {
             &[],
             "x\n",
             "d.md",
-            1,
+            (1, 1),
         );
         assert_eq!(p[0].0, "Public Key Retrieval is not allowed");
         // A description in the reader's words is not proposed past its first clause.
@@ -389,7 +389,7 @@ mod tests {
             &[],
             "x\n",
             "d.md",
-            1,
+            (1, 1),
         );
         assert!(p.is_empty(), "{p:?}");
         assert!(!looks_like_error("Error handling"));

@@ -35,6 +35,8 @@ pub struct Question {
     pub body: String,
     /// 1-based line of the question in the body.
     pub line: usize,
+    /// 1-based line in the body of the answer's first line.
+    pub body_line: usize,
     /// The heading above the questions it is grouped under (`## MySQL CDC FAQ`), if any.
     pub group: Option<String>,
 }
@@ -121,6 +123,7 @@ fn split_bold(body: &str, headings: &[Heading], named_faq: bool) -> Option<FaqSp
             anchor: anchor(text),
             body: body[*end..stop].trim_matches('\n').to_string() + "\n",
             line: line_of(body, *start),
+            body_line: answer_line(body, *end),
             group,
         });
         cursor = stop;
@@ -199,6 +202,7 @@ fn split_at_level(body: &str, headings: &[Heading], level: usize, all: bool) -> 
             anchor: h.id.clone().unwrap_or_else(|| anchor(&h.text)),
             body: body[h.end..end].trim_matches('\n').to_string() + "\n",
             line: line_of(body, h.start),
+            body_line: answer_line(body, h.end),
             group,
         });
         cursor = end;
@@ -237,6 +241,7 @@ fn split_details(body: &str) -> Option<FaqSplit> {
                 .to_string()
                 + "\n",
             line: line_of(body, open),
+            body_line: answer_line(body, open + e + "</summary>".len()),
             group: None,
         });
         cursor = close + "</details>".len();
@@ -387,6 +392,15 @@ fn anchor(text: &str) -> String {
 
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// The line of an answer starting at `offset`, past the empty lines its body is trimmed of.
+fn answer_line(text: &str, offset: usize) -> usize {
+    let rest = text.get(offset..).unwrap_or("");
+    line_of(
+        text,
+        offset + (rest.len() - rest.trim_start_matches('\n').len()),
+    )
 }
 
 /// The text when it has words outside headings, else empty.

@@ -34,13 +34,14 @@ impl Images {
 }
 
 /// `body` (of an entry from the source page `page`, below the pages directory) with its image
-/// links pointed at the copies; images not found go to `notes` (at `source`).
+/// links pointed at the copies; images not found go to `notes` (`at`: the source file and the
+/// line of the body's first line in it).
 pub fn rewrite(
     body: &str,
     page: &str,
     tree: &SourceTree,
     images: &mut Images,
-    source: &str,
+    at: &(String, usize),
     notes: &mut Vec<Leftover>,
 ) -> String {
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
@@ -63,7 +64,7 @@ pub fn rewrite(
         }
         let Some(file) = find(&dest, &page_dir, tree, &images.root) else {
             notes.push(Leftover {
-                at: source.to_string(),
+                at: super::line_at(at, body, range.start),
                 what: format!("image `{dest}` is not in the source tree: its link is kept"),
             });
             continue;
@@ -71,16 +72,16 @@ pub fn rewrite(
         // Only an inline `](dest` is rewritten (and its file copied); a reference-style or
         // `<dest>` image is reported.
         let text = &body[range.clone()];
-        let Some(at) = text.rfind(&format!("]({dest}")) else {
+        let Some(link) = text.rfind(&format!("]({dest}")) else {
             notes.push(Leftover {
-                at: source.to_string(),
+                at: super::line_at(at, body, range.start),
                 what: format!("image `{dest}` is not an inline `![…](…)` image: not copied"),
             });
             continue;
         };
         let rel = static_path(&file, &images.root);
         images.copies.insert(file, rel.clone());
-        let start = range.start + at + 2;
+        let start = range.start + link + 2;
         edits.push((
             start..start + dest.len(),
             format!("../static/{}", rel.replace(' ', "%20")),

@@ -23,7 +23,7 @@ pub fn rewrite(
     page: &str,
     connector: &str,
     targets: &PageTargets,
-    source: &str,
+    at: &(String, usize),
     notes: &mut Vec<Leftover>,
 ) -> String {
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
@@ -60,7 +60,7 @@ pub fn rewrite(
                     .and_then(|t| t.rfind("](").map(|i| &t[..i]))
                     .unwrap_or(text);
                 notes.push(Leftover {
-                    at: source.to_string(),
+                    at: super::line_at(at, body, range.start),
                     what: format!(
                         "link to `{dest}` removed (its text kept): no imported page there"
                     ),
@@ -161,7 +161,7 @@ mod tests {
             "faq/kafka.md",
             "faq",
             &t,
-            "faq/kafka.md:1",
+            &("faq/kafka.md".to_string(), 1),
             &mut notes,
         );
         assert_eq!(
@@ -189,7 +189,7 @@ mod tests {
             "faq/kafka.md",
             "faq",
             &t,
-            "faq/kafka.md:3",
+            &("faq/kafka.md".to_string(), 3),
             &mut notes,
         );
         assert_eq!(

@@ -85,6 +85,12 @@ pub struct Proposal {
     pub at: String,
 }
 
+/// `file:line` of byte `offset` of `body`, whose first line is `at.1` of the file `at.0`.
+pub(crate) fn line_at(at: &(String, usize), body: &str, offset: usize) -> String {
+    let before = body.get(..offset).unwrap_or(body);
+    format!("{}:{}", at.0, at.1 + before.matches('\n').count())
+}
+
 /// Something reported by file and line.
 #[derive(Debug, Clone, Serialize)]
 pub struct Leftover {
@@ -285,14 +291,14 @@ mod tests {
                 let _ = faq::split(&c.text, false);
                 let _ = faq::split(&c.text, true);
             }
-            let _ = errors::propose(&text, std::slice::from_ref(&text), &text, "p.md", 1);
+            let _ = errors::propose(&text, std::slice::from_ref(&text), &text, "p.md", (1, 1));
             let mut notes = Vec::new();
             let _ = links::rewrite(
                 &text,
                 "a/p.md",
                 "a",
                 &links::PageTargets::default(),
-                "p",
+                &("p".to_string(), 1),
                 &mut notes,
             );
         }

@@ -24,6 +24,9 @@ pub struct Draft {
     pub body: String,
     /// `file:line` of the source.
     pub source: String,
+    /// The source file as reported, and the line of the body's first line in it (for the
+    /// lines of what the body's links and images report).
+    pub body_at: (String, usize),
     /// A base for the id when the title has no ASCII words (the file stem).
     pub stem: String,
     /// `page/#anchor` for a FAQ question.
@@ -151,6 +154,7 @@ pub fn read(
         aliases,
         body: String::new(),
         source: format!("{rel}:{body_line}"),
+        body_at: (rel.to_string(), body_line),
         stem: stem.clone(),
         old_anchor: None,
         from_faq: false,
@@ -181,7 +185,7 @@ pub fn read(
         d.kind = "concept".into();
         d.body = body;
         d.aliases.extend(old_path);
-        d.errors = errors::propose(&d.title, &[], &d.body, rel, body_line);
+        d.errors = errors::propose(&d.title, &[], &d.body, rel, (body_line, body_line));
         return vec![d];
     }
 
@@ -227,7 +231,9 @@ pub fn read(
             {
                 d.tags.push(tag);
             }
-            d.errors = errors::propose(&q.title, &q.title_code, &q.body, rel, line);
+            let answer_line = body_line + q.body_line - 1;
+            d.errors = errors::propose(&q.title, &q.title_code, &q.body, rel, (line, answer_line));
+            d.body_at = (rel.to_string(), answer_line);
             d.old_anchor = old_path.as_ref().map(|p| format!("{p}#{}", q.anchor));
             d.anchor = Some(q.anchor.clone());
             d.source = format!("{rel}:{line}");
@@ -250,7 +256,7 @@ pub fn read(
 
     let mut d = base;
     d.kind = kind_of(&d.title, &page.rel);
-    d.errors = errors::propose(&d.title, &[], &body, rel, body_line);
+    d.errors = errors::propose(&d.title, &[], &body, rel, (body_line, body_line));
     if body.trim().is_empty() {
         report.notes.push(Leftover {
             at: format!("{rel}:{body_line}"),
@@ -286,6 +292,8 @@ fn without_html_comments(body: &str) -> String {
         if cut.start >= last {
             out.push_str(&body[last..cut.start]);
             last = cut.end.min(body.len());
+            // Its lines stay, empty: what is reported later names the source's lines.
+            out.push_str(&"\n".repeat(body[cut.start..last].matches('\n').count()));
         }
     }
     out.push_str(&body[last..]);
@@ -472,7 +480,12 @@ fn leading_h1(body: &str) -> Option<(String, String)> {
         if title.is_empty() {
             return None;
         }
-        return Some((title.to_string(), body[offset + line.len()..].to_string()));
+        // Its line stays, empty: what is reported later names the source's lines.
+        let taken = body[..offset + line.len()].matches('\n').count();
+        return Some((
+            title.to_string(),
+            "\n".repeat(taken) + &body[offset + line.len()..],
+        ));
     }
     None
 }
@@ -627,7 +640,8 @@ mod tests {
         );
         assert_eq!(
             leading_h1("\n# FAQ {#faq}\n\ntext\n"),
-            Some(("FAQ".into(), "\ntext\n".into()))
+            // The title's lines stay, empty: reports name the source's lines.
+            Some(("FAQ".into(), "\n\n\ntext\n".into()))
         );
         assert_eq!(leading_h1("text\n# Late\n"), None);
         assert_eq!(page_stem("kafka/_index.md"), "kafka");
@@ -636,7 +650,8 @@ mod tests {
             without_html_comments(
                 "<!--\nLicensed to …\n\n  more\n-->\n## Q\n\nText <!-- note --> here\n\n```\n<!-- kept -->\n```\n"
             ),
-            "\n## Q\n\nText  here\n\n```\n<!-- kept -->\n```\n"
+            // The comment's lines stay, empty: `## Q` is still on line 6.
+            "\n\n\n\n\n## Q\n\nText  here\n\n```\n<!-- kept -->\n```\n"
         );
         assert_eq!(key_line("---\ntitle: x\nweight = 3\n---\n", "weight"), 3);
     }

@@ -211,10 +211,10 @@ fn write_entries(
             &d.page,
             slug,
             targets,
-            &d.source,
+            &d.body_at,
             &mut report.notes,
         );
-        let body = images::rewrite(&body, &d.page, tree, images, &d.source, &mut report.notes);
+        let body = images::rewrite(&body, &d.page, tree, images, &d.body_at, &mut report.notes);
         text.push_str(body.trim_start_matches('\n'));
         if !text.ends_with('\n') {
             text.push('\n');

@@ -34,6 +34,15 @@ pub fn rewrite(
             continue;
         };
         let dest = dest_url.to_string();
+        if dest.starts_with('/') && !dest.starts_with("//") {
+            notes.push(Leftover {
+                at: super::line_at(at, body, range.start),
+                what: format!(
+                    "link to `{dest}` kept: an address on the old site, which the book does not serve"
+                ),
+            });
+            continue;
+        }
         let Some(target) = resolve(&dest, page, targets, &own_anchors) else {
             continue;
         };
@@ -126,12 +135,9 @@ fn resolve(
         return None;
     };
     let Some(found) = candidates.iter().find(|c| targets.first.contains_key(*c)) else {
-        // `@/` (Zola, Hugo refs) always names a page of the tree.
-        return if is_page || dest.starts_with("@/") {
-            Some(None)
-        } else {
-            None
-        };
+        // A page of the tree that was not imported (`@/`: Zola, Hugo refs; a path without an
+        // extension: Docusaurus, Hugo): its link would be dead.
+        return Some(None);
     };
     if let Some(a) = &anchor
         && let Some((c, id)) = targets.anchors.get(&(found.clone(), a.clone()))
@@ -198,5 +204,25 @@ mod tests {
         );
         assert_eq!(notes.len(), 1);
         assert!(notes[0].what.contains("missing.md"));
+        assert_eq!(notes[0].at, "faq/kafka.md:3");
+        // A page linked without its extension that was not imported, and an address on the
+        // old site: the first is removed, the second kept, both reported with their lines.
+        let mut notes = Vec::new();
+        let body = "Intro.\n\nRun the [compactor](compaction/#offline).\n\nSet [the option](/docs/configurations#compact).\n";
+        let out = rewrite(
+            body,
+            "faq/kafka.md",
+            "faq",
+            &t,
+            &("faq/kafka.md".to_string(), 10),
+            &mut notes,
+        );
+        assert_eq!(
+            out,
+            "Intro.\n\nRun the compactor.\n\nSet [the option](/docs/configurations#compact).\n"
+        );
+        let at: Vec<&str> = notes.iter().map(|n| n.at.as_str()).collect();
+        assert_eq!(at, ["faq/kafka.md:12", "faq/kafka.md:14"]);
+        assert!(notes[1].what.contains("kept"));
     }
 }

@@ -492,7 +492,8 @@ fn leading_h1(body: &str) -> Option<(String, String)> {
 
 /// The entry's kind, decided from its title (and the page's path): `howto` for "How do I …"
 /// / "如何 …" or a path under a guide/how-to directory, `concept` for "What is …" / overview
-/// pages, `error` for a title that quotes an error, else `troubleshooting`.
+/// pages, `error` for a title that quotes an error (troubleshooting when no error text is
+/// proposed from it), else `troubleshooting`.
 pub fn kind_of(title: &str, rel: &str) -> String {
     let t = title.trim().to_lowercase();
     let path = rel.to_lowercase();

@@ -31,13 +31,24 @@ pub fn write_book(
             names.insert(d.section.clone(), name.clone());
         }
     }
-    let entries: Vec<Draft> = drafts.into_iter().filter(|d| !d.kind.is_empty()).collect();
+    let entries: Vec<Draft> = drafts
+        .into_iter()
+        .filter(|d| !d.kind.is_empty())
+        .map(|mut d| {
+            // An error entry names its errors (`kbook check` warns otherwise): a title that
+            // reads as an error but yields no error text is troubleshooting.
+            if d.kind == "error" && d.errors.is_empty() {
+                d.kind = "troubleshooting".into();
+            }
+            d
+        })
+        .collect();
 
     let mut connectors: BTreeMap<String, (String, String)> = BTreeMap::new(); // slug → (name, dir)
     let mut ids: HashSet<String> = HashSet::new();
     let mut outputs: HashSet<String> = HashSet::new();
     let mut planned = Vec::new();
-    for (n, d) in entries.iter().enumerate() {
+    for d in &entries {
         let slug = connector_slug(&d.section);
         connectors.entry(slug.clone()).or_insert_with(|| {
             let name = names
@@ -47,9 +58,12 @@ pub fn write_book(
             (name, d.section.clone())
         });
         outputs.insert(format!("{slug}/index.html"));
+        // A title without ASCII words (`如何声明变量？`) is named by the page and a digest of
+        // the title: the same question keeps its id (and address) when questions move.
+        let digest = || crate::fingerprint::short_hash(d.title.as_bytes())[..6].to_string();
         let base = ascii_slug(&d.title, 60)
-            .or_else(|| ascii_slug(&d.stem, 40).map(|s| format!("{s}-{}", n + 1)))
-            .unwrap_or_else(|| format!("entry-{}", n + 1));
+            .or_else(|| ascii_slug(&d.stem, 40).map(|s| format!("{s}-{}", digest())))
+            .unwrap_or_else(|| format!("entry-{}", digest()));
         let mut id = base.clone();
         let mut k = 2;
         while !ids.insert(id.clone()) {

@@ -104,7 +104,7 @@ pub fn propose(
 ) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     let mut add = |text: &str, at_line: usize| {
-        let text = cut(text.trim().trim_end_matches(['?', '？']).trim());
+        let text = cut(tidy(text));
         if text.chars().count() >= MIN_LEN
             && out.len() < MAX_PER_ENTRY
             && !out.iter().any(|(t, _)| *t == text)
@@ -121,11 +121,16 @@ pub fn propose(
         add(c, line);
     }
     if quoted.is_empty() {
-        if let Some((at, _)) = exception_class(title)
+        // A quoted error that holds the exception is the whole error (`This error "…:
+        // FooException: …" occurs when …`); else the exception to the end of the title.
+        let quote = reported_error(title);
+        if let Some(q) = quoted_span(title).filter(|q| looks_like_error(q)) {
+            add(q, line);
+        } else if let Some((at, _)) = exception_class(title)
             && title[at..].contains(": ")
         {
             add(&without_question_tail(&title[at..]), line);
-        } else if let Some(quote) = reported_error(title) {
+        } else if let Some(quote) = quote {
             add(&quote, line);
         }
     }
@@ -170,6 +175,16 @@ pub fn propose(
 
 /// What a question says a job reported: the text after "reports an error", "报错" and the
 /// like, without the question that follows it (`…, what should I do?`).
+/// The first double-quoted span of a title (`"…"` or `“…”`).
+fn quoted_span(title: &str) -> Option<&str> {
+    let (open, close) = [('"', '"'), ('“', '”')]
+        .into_iter()
+        .find(|(o, _)| title.contains(*o))?;
+    let start = title.find(open)? + open.len_utf8();
+    let end = start + title[start..].find(close)?;
+    Some(title[start..end].trim())
+}
+
 fn reported_error(title: &str) -> Option<String> {
     const MARKERS: [&str; 9] = [
         "reports an error",
@@ -300,6 +315,32 @@ fn log_error_message(line: &str) -> Option<String> {
     (msg.chars().count() >= MIN_LEN).then(|| msg.to_string())
 }
 
+/// A proposal without what surrounds the error in the sentence it was taken from: a closing
+/// question mark or CJK full stop, and the end of a quoted key before a quoted message
+/// (`Message": "[INTERNAL_ERROR]…` → `[INTERNAL_ERROR]…`): quotes left unpaired.
+fn tidy(text: &str) -> &str {
+    let mut t = text
+        .trim()
+        .trim_end_matches(['?', '？', '。', '，', '；'])
+        .trim();
+    // The end of a quoted key, then the quoted message.
+    if let Some(i) = t.find("\": \"")
+        && !t[..i].contains('"')
+    {
+        t = &t[i + 4..];
+    }
+    if t.matches('"').count() % 2 == 1 {
+        t = t.strip_suffix('"').unwrap_or(t);
+    }
+    while t.matches('"').count() % 2 == 1 {
+        match t.find('"') {
+            Some(i) => t = t[i + 1..].trim_start_matches([' ', ':']).trim(),
+            None => break,
+        }
+    }
+    t
+}
+
 fn cut(text: &str) -> String {
     match text.char_indices().nth(MAX_LEN) {
         Some((i, _)) => text[..i].to_string(),
@@ -310,6 +351,37 @@ fn cut(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn proposals_lose_what_surrounds_the_error() {
+        assert_eq!(
+            tidy("Message\": \"[INTERNAL_ERROR]single replica load is disabled on BE."),
+            "[INTERNAL_ERROR]single replica load is disabled on BE."
+        );
+        assert_eq!(
+            tidy("Unsupported command ( COM_STMT_PREPARED )。"),
+            "Unsupported command ( COM_STMT_PREPARED )"
+        );
+        assert_eq!(
+            tidy("Column \"id\" cannot be null?"),
+            "Column \"id\" cannot be null"
+        );
+        assert_eq!(tidy("\"table is locked"), "table is locked");
+        let p = propose(
+            "This error \"get detail failed: org.example.FooException: meta failed: java.net.UnknownHostException:h1\" occurs when I query Hive",
+            &[],
+            "",
+            "faq.md",
+            (3, 4),
+        );
+        assert_eq!(
+            p,
+            [(
+                "get detail failed: org.example.FooException: meta failed: java.net.UnknownHostException:h1".to_string(),
+                "faq.md:3".to_string()
+            )]
+        );
+    }
 
     #[test]
     fn traces_give_root_cause_then_outer_error() {

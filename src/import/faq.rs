@@ -230,7 +230,10 @@ fn split_details(body: &str) -> Option<FaqSplit> {
         if e < s {
             break;
         }
-        let summary = strip_tags(&block[s + "<summary>".len()..e]);
+        let summary = strip_tags(&block[s + "<summary>".len()..e])
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&");
         intro.push_str(&body[cursor..open]);
         questions.push(Question {
             title: clean_question(&summary),

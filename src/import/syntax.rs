@@ -160,6 +160,22 @@ fn hugo_block(lines: &[&str], i: usize, out: &mut Vec<String>, ctx: &mut Ctx<'_>
         .then(|| first_arg_kind(&args))
     }) {
         alert(out, kind, named_arg(&args, "title").as_deref(), inner);
+    } else if let Some(summary) = matches!(name.as_str(), "details" | "expand")
+        .then(|| {
+            named_arg(&args, "summary")
+                .or_else(|| named_arg(&args, "title"))
+                .or_else(|| quoted_first_arg(&args))
+        })
+        .flatten()
+    {
+        // Hugo's `details` and the `expand` of common themes: a block that opens on its
+        // summary, as `<details>` (FAQ pages write one per question).
+        out.push("<details>".into());
+        out.push(format!("<summary>{}</summary>", html_text(&summary)));
+        out.push(String::new());
+        out.extend(inner.iter().map(|l| l.to_string()));
+        out.push(String::new());
+        out.push("</details>".into());
     } else {
         return 0;
     }
@@ -589,6 +605,24 @@ fn first_arg_kind(args: &str) -> &'static str {
         .unwrap_or("NOTE")
 }
 
+/// The first argument when it is quoted (`"Why …?"`, `` `Why …?` ``).
+fn quoted_first_arg(args: &str) -> Option<String> {
+    let rest = args.trim_start();
+    let quote = rest
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let end = rest[1..].find(quote)?;
+    Some(rest[1..1 + end].to_string())
+}
+
+/// Text for HTML: `&`, `<` and `>` escaped.
+fn html_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// `name="value"` in shortcode arguments.
 fn named_arg(args: &str, name: &str) -> Option<String> {
     let i = args.find(&format!("{name}="))?;
@@ -644,6 +678,36 @@ mod tests {
         assert_eq!(c.converted, 3);
         assert_eq!(c.unconverted.len(), 1);
         assert_eq!(c.unconverted[0].at, "page.md:3");
+    }
+
+    #[test]
+    fn hugo_expand_and_details_blocks_become_details_and_faq_questions() {
+        let t = SourceTree::new(Path::new("."));
+        let p = Path::new("./faq.md");
+        let c = convert(
+            Generator::Hugo,
+            "{{< expand `Which grants does the copy need?` >}}\nREPLICATION CLIENT.\n{{< /expand >}}\n\n{{% expand \"Why do I see <EOF> errors?\" %}}\nThe server closed the stream.\n{{% /expand %}}\n\n{{< details summary=\"Is it resumable?\" >}}\nYes.\n{{< /details >}}\n",
+            p,
+            &t,
+            "faq.md",
+            1,
+        );
+        assert_eq!(c.converted, 3);
+        assert!(c.unconverted.is_empty(), "{:?}", c.unconverted);
+        let split = crate::import::faq::split(&c.text, true).unwrap();
+        let titles: Vec<&str> = split.questions.iter().map(|q| q.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Which grants does the copy need?",
+                "Why do I see <EOF> errors?",
+                "Is it resumable?"
+            ]
+        );
+        assert_eq!(
+            split.questions[1].body.trim(),
+            "The server closed the stream."
+        );
     }
 
     #[test]

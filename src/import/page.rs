@@ -61,6 +61,22 @@ pub fn read(
     report.unconverted.extend(converted.unconverted);
     // HTML comments (licence headers, editor notes) are not shown by any generator.
     let mut body = without_html_comments(&converted.text);
+    // An MDX page that only shows other pages' content (`<Content />`) would be an empty
+    // entry; what it shows is imported where it is written.
+    if from == Generator::Docusaurus && only_components(&body) {
+        // Its components are not kept anywhere, so not reported as kept.
+        let here = format!("{rel}:");
+        report
+            .unconverted
+            .retain(|l| !(l.at.starts_with(&here) && l.what.starts_with("MDX component")));
+        report.notes.push(Leftover {
+            at: format!("{rel}:{body_line}"),
+            what: "the page only shows MDX components (such as `<Content />` of an imported \
+                   page): no entry of its own; the pages it imports are imported as they are"
+                .into(),
+        });
+        return Vec::new();
+    }
 
     let mut title = front.as_ref().and_then(|f| {
         TITLE_KEYS
@@ -267,6 +283,26 @@ pub fn read(
     d.body = body;
     d.aliases.extend(old_path);
     vec![d]
+}
+
+/// Whether a page's text is only MDX component tags (`<Content />`), with at most a `<head>`
+/// block and other tags around them: nothing a reader would read.
+fn only_components(body: &str) -> bool {
+    let mut components = 0;
+    let mut in_head = false;
+    for line in body.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if in_head || line.starts_with("<head") {
+            in_head = !line.contains("</head>");
+            continue;
+        }
+        if !(line.starts_with('<') && line.ends_with('>')) {
+            return false;
+        }
+        if line[1..].starts_with(|c: char| c.is_ascii_uppercase()) {
+            components += 1;
+        }
+    }
+    components > 0
 }
 
 /// The text without `<!-- … -->` comments (outside code, as pulldown-cmark reads them: whole
@@ -655,6 +691,11 @@ mod tests {
             "\n\n\n\n\n## Q\n\nText  here\n\n```\n<!-- kept -->\n```\n"
         );
         assert_eq!(key_line("---\ntitle: x\nweight = 3\n---\n", "weight"), 3);
+        assert!(only_components(
+            "\n<head>\n  <link rel=\"canonical\" href=\"https://x.org/\" />\n</head>\n\n<Content />\n"
+        ));
+        assert!(!only_components("<Content />\n\nSome words.\n"));
+        assert!(!only_components("<div>\n</div>\n"));
     }
 
     #[test]

@@ -376,6 +376,15 @@ fn docusaurus_chinese_faq_admonitions_and_mdx() {
         "{faq:?}"
     );
     assert!(faq.iter().any(|w| w.contains("MDX component")), "{faq:?}");
+    // A page that only shows another page (`<Oom />`) is no entry of its own (the titles
+    // above), and says so.
+    let shared = reported(&r, "notes", "troubleshooting/oom-shared.mdx");
+    assert!(
+        shared
+            .iter()
+            .any(|w| w.contains("only shows MDX components")),
+        "{shared:?}"
+    );
     assert_eq!(
         first_hit(&book, "Checkpoint expired before completing"),
         "checkpoint"

@@ -123,14 +123,13 @@ pub fn propose(
     if quoted.is_empty() {
         // A quoted error that holds the exception is the whole error (`This error "…:
         // FooException: …" occurs when …`); else the exception to the end of the title.
-        let quote = reported_error(title);
         if let Some(q) = quoted_span(title).filter(|q| looks_like_error(q)) {
             add(q, line);
         } else if let Some((at, _)) = exception_class(title)
             && title[at..].contains(": ")
         {
             add(&without_question_tail(&title[at..]), line);
-        } else if let Some(quote) = quote {
+        } else if let Some(quote) = reported_error(title) {
             add(&quote, line);
         }
     }
@@ -173,8 +172,6 @@ pub fn propose(
     out
 }
 
-/// What a question says a job reported: the text after "reports an error", "报错" and the
-/// like, without the question that follows it (`…, what should I do?`).
 /// The first double-quoted span of a title (`"…"` or `“…”`).
 fn quoted_span(title: &str) -> Option<&str> {
     let (open, close) = [('"', '"'), ('“', '”')]
@@ -185,6 +182,8 @@ fn quoted_span(title: &str) -> Option<&str> {
     Some(title[start..end].trim())
 }
 
+/// What a question says a job reported: the text after "reports an error", "报错" and the
+/// like, without the question that follows it (`…, what should I do?`).
 fn reported_error(title: &str) -> Option<String> {
     const MARKERS: [&str; 9] = [
         "reports an error",

@@ -209,12 +209,6 @@ pub fn read(
         report.faq_pages += 1;
         report.faq_entries += split.questions.len();
         let mut out = Vec::new();
-        if names_section {
-            // The section's name, and no entry of its own.
-            let mut d = base.clone();
-            d.names_section = Some(title.clone());
-            out.push(d);
-        }
         let intro_words = split.intro.split_whitespace().count();
         if intro_words > 0 {
             let mut d = base.clone();
@@ -232,7 +226,7 @@ pub fn read(
             // Links to the question on the old page (`faq/#q2`) redirect to its entry; the
             // old page itself goes to its introduction, else to its first question (the
             // page's own aliases with it).
-            let first = !out.iter().any(|d: &Draft| !d.kind.is_empty());
+            let first = out.is_empty();
             if !first {
                 d.aliases.clear();
             }
@@ -265,6 +259,12 @@ pub fn read(
                 continue;
             }
             d.body = q.body;
+            out.push(d);
+        }
+        if names_section {
+            // The section's name, and no entry of its own.
+            let mut d = base;
+            d.names_section = Some(title);
             out.push(d);
         }
         return out;

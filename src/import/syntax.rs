@@ -607,11 +607,13 @@ fn first_arg_kind(args: &str) -> &'static str {
 
 /// The first argument when it is quoted (`"Why …?"`, `` `Why …?` ``).
 fn quoted_first_arg(args: &str) -> Option<String> {
-    let rest = args.trim_start();
-    let quote = rest
-        .chars()
-        .next()
-        .filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    leading_quoted(args, &['"', '\'', '`'])
+}
+
+/// The text between the quotes `s` starts with (after blanks), one of `quotes`.
+fn leading_quoted(s: &str, quotes: &[char]) -> Option<String> {
+    let rest = s.trim_start();
+    let quote = rest.chars().next().filter(|c| quotes.contains(c))?;
     let end = rest[1..].find(quote)?;
     Some(rest[1..1 + end].to_string())
 }
@@ -626,10 +628,7 @@ fn html_text(text: &str) -> String {
 /// `name="value"` in shortcode arguments.
 fn named_arg(args: &str, name: &str) -> Option<String> {
     let i = args.find(&format!("{name}="))?;
-    let rest = args[i + name.len() + 1..].trim_start();
-    let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
-    let end = rest[1..].find(quote)?;
-    Some(rest[1..1 + end].to_string())
+    leading_quoted(&args[i + name.len() + 1..], &['"', '\''])
 }
 
 fn alert(out: &mut Vec<String>, kind: &str, title: Option<&str>, body: &[&str]) {

@@ -327,12 +327,12 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
         .collect();
     // The reader's words only stand out around pasted lines; a question alone is all prose,
     // and so is one with a line of typed words (`flink 1.17, mysql 8.0`).
-    let pasted_beside = |shaped_only: bool| {
-        raw_lines.iter().any(|&(t, _, logged, prose)| {
-            logged || (prose.is_none() && (is_machine_shaped(t) || (!shaped_only && is_pasted(t))))
-        })
+    let pasted_beside = |pasted: fn(&str) -> bool| {
+        raw_lines
+            .iter()
+            .any(|&(t, _, logged, prose)| logged || (prose.is_none() && pasted(t)))
     };
-    let (beside_cjk, beside_english) = (pasted_beside(false), pasted_beside(true));
+    let (beside_cjk, beside_english) = (pasted_beside(is_pasted), pasted_beside(is_machine_shaped));
     let mut lines: Vec<PasteLine<'_>> = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     let mut root: Option<usize> = None;

@@ -837,21 +837,21 @@ fn the_readers_lead_in_neither_outranks_nor_unsettles_the_pasted_error() {
     let idx = index_of(&docs);
     let paste = "Deadlock found when trying to get lock; try restarting transaction";
     let q = format!("作业运行一段时间后报错，请问怎么解决？\n{paste}");
+    assert_lead_in_is_the_readers(&idx, paste, &q);
+}
+
+/// The paste alone is a confident answer for `deadlock`; the reader's sentence before it (in
+/// `q`) changes neither the first hit nor its confidence, unless its words are taken for the
+/// paste's (the part switched off).
+fn assert_lead_in_is_the_readers(idx: &BookIndex, paste: &str, q: &str) {
     let off = Tuning {
         reader_prose: false,
         ..Tuning::default()
     };
-    // The paste alone is a confident answer; the reader's sentence before it changes neither
-    // the first hit nor its confidence, unless its words are taken for the paste's.
-    assert_eq!(
-        top_confident(&idx, paste, Tuning::default()),
-        ("deadlock".to_string(), true)
-    );
-    assert_eq!(
-        top_confident(&idx, &q, Tuning::default()),
-        ("deadlock".to_string(), true)
-    );
-    assert_ne!(top_confident(&idx, &q, off), ("deadlock".to_string(), true));
+    let right = ("deadlock".to_string(), true);
+    assert_eq!(top_confident(idx, paste, Tuning::default()), right);
+    assert_eq!(top_confident(idx, q, Tuning::default()), right);
+    assert_ne!(top_confident(idx, q, off), right);
 }
 
 #[test]
@@ -881,17 +881,5 @@ fn the_readers_english_lead_in_neither_outranks_nor_unsettles_the_pasted_error()
     // Its words are not the book's: taken for the paste's, they would unsettle the answer.
     let q =
         format!("Hi team, since our rollout on Tuesday we see crashes constantly. Log:\n{paste}");
-    let off = Tuning {
-        reader_prose: false,
-        ..Tuning::default()
-    };
-    assert_eq!(
-        top_confident(&idx, paste, Tuning::default()),
-        ("deadlock".to_string(), true)
-    );
-    assert_eq!(
-        top_confident(&idx, &q, Tuning::default()),
-        ("deadlock".to_string(), true)
-    );
-    assert_ne!(top_confident(&idx, &q, off), ("deadlock".to_string(), true));
+    assert_lead_in_is_the_readers(&idx, paste, &q);
 }

@@ -483,6 +483,54 @@ fn a_named_connector_outweighs_title_overlap() {
     assert_part_decides(&idx, q, "topics-resharded", off, "logs-shard-count");
 }
 
+/// A question names two connectors: the one it reads from and the one it writes to. The
+/// rarer name alone must not decide which entry answers.
+#[test]
+fn two_named_connectors_share_the_weight_of_a_mention() {
+    let mut docs = vec![
+        entry(
+            "streams-new-partitions",
+            "streams",
+            "Adding partitions to a streams topic",
+            &[],
+            "New partitions of a streams topic are found by partition discovery.",
+            "",
+        ),
+        entry(
+            "tables-upsert",
+            "tables",
+            "The tables sink inserts new keys and updates existing ones",
+            &[],
+            "With a primary key declared the tables sink updates the row of an existing key and inserts a new key.",
+            "",
+        ),
+    ];
+    for i in 0..4 {
+        docs.push(entry(
+            &format!("tables-other-{i}"),
+            "tables",
+            &format!("Another tables topic {i}"),
+            &[],
+            "Something else about tables.",
+            "",
+        ));
+    }
+    let idx = index_of(&docs);
+    let q = "streams to tables: update the row when the primary key exists";
+    assert_eq!(
+        top_with(&idx, q, Tuning::default()).as_deref(),
+        Some("tables-upsert")
+    );
+    // Both names still outweigh ordinary words: the question is about these connectors.
+    let r = idx.search(q, &SearchOptions::default()).unwrap();
+    assert!(
+        r.hits
+            .iter()
+            .take(2)
+            .any(|h| h.id == "streams-new-partitions")
+    );
+}
+
 #[test]
 fn last_word_matches_as_a_prefix() {
     let idx = open();

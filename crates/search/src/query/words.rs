@@ -203,9 +203,13 @@ fn ascii_segment(text: &str, from: usize, to: usize) -> &str {
 
 /// Words naming a connector of the book say which entries the reader means.
 pub(super) fn weigh_connector_mentions(cands: &mut Candidates, named: &[bool], tuning: &Tuning) {
+    // The extra weight is shared by the connectors named: a question about moving data from
+    // one to another is about both, and the rarer name alone should not decide.
+    let n = named.iter().filter(|n| **n).count().max(1) as f32;
+    let w = 1.0 + (tuning.connector_weight.max(0.0) - 1.0) / n;
     for c in cands.values_mut() {
         if named[c.surface] {
-            c.weight *= tuning.connector_weight.max(0.0);
+            c.weight *= w;
         }
     }
 }

@@ -14,12 +14,12 @@ const MIN_MRR10: f64 = 0.98;
 const MIN_CONFIDENT_PRECISION: f64 = 0.98;
 const MIN_CONFIDENT_RATE: f64 = 0.55;
 /// Floors on real users' pastes (tests/realworld.jsonl), as measured; raise them as ranking
-/// and entries improve. The set grew from 96 to 142 lines, then to 180 (reports not seen
-/// while tuning, most of the new ones answered by no entry): the floors follow what was
-/// measured on the grown set (top-1 0.95, abstain 0.987, confident rate 0.34).
+/// and entries improve. The set grew from 96 to 142 lines, then to 180 and 218 (reports not
+/// seen while tuning, most of the new ones answered by no entry): the floors follow what was
+/// measured on the grown set (218 lines: top-1 0.951, abstain 0.991, confident rate 0.35).
 const MIN_REALWORLD_TOP1: f64 = 0.94;
 const MIN_REALWORLD_RECALL5: f64 = 0.97;
-const MIN_REALWORLD_ABSTAIN: f64 = 0.98;
+const MIN_REALWORLD_ABSTAIN: f64 = 0.985;
 const MIN_REALWORLD_CONFIDENT_PRECISION: f64 = 0.97;
 const MIN_REALWORLD_CONFIDENT_RATE: f64 = 0.33;
 /// The Chinese fixture book (tests/fixtures/zh-book): top-1 ≥ 0.95 and recall@5 ≥ 0.98.

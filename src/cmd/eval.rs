@@ -175,12 +175,12 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
     let index = open_built_index(&args.book, args.site.as_deref())?;
     let report = evaluate(&index, &queries, &tuning)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    print_table(&report);
+    print_table(&report)?;
     if !report.misses.is_empty() {
-        println!("\nwrong answers ({}):", report.misses.len());
+        outln!("\nwrong answers ({}):", report.misses.len())?;
         for m in &report.misses {
             let rank = m.rank.map_or_else(|| "-".to_string(), |r| r.to_string());
             let expect = if m.expect.is_empty() {
@@ -188,28 +188,36 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
             } else {
                 m.expect.join(",")
             };
-            println!(
+            outln!(
                 "  [{}] rank {}{}  expect {}  got {}",
                 m.style,
                 rank,
                 if m.confident { " confident" } else { "" },
                 expect,
                 m.got.join(",")
-            );
-            println!("      {}", one_line(&m.q, 140));
+            )?;
+            outln!("      {}", one_line(&m.q, 140))?;
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_table(report: &EvalReport) {
+fn print_table(report: &EvalReport) -> std::io::Result<()> {
     let pct = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"));
-    println!(
+    outln!(
         "{:<14} {:>5} {:>7} {:>7} {:>9} {:>6} {:>8} {:>10} {:>10}",
-        "group", "n", "top1", "MRR@10", "recall@5", "no-ans", "abstain", "conf-prec", "conf-rate"
-    );
+        "group",
+        "n",
+        "top1",
+        "MRR@10",
+        "recall@5",
+        "no-ans",
+        "abstain",
+        "conf-prec",
+        "conf-rate"
+    )?;
     let row = |name: &str, m: &Metrics| {
-        println!(
+        outln!(
             "{:<14} {:>5} {:>7.3} {:>7.3} {:>9.3} {:>6} {:>8} {:>10} {:>10}",
             name,
             m.n,
@@ -220,15 +228,15 @@ fn print_table(report: &EvalReport) {
             pct(m.abstain),
             pct(m.confident_precision),
             pct(m.confident_rate)
-        );
+        )
     };
     for (style, m) in &report.by_style {
-        row(style, m);
+        row(style, m)?;
     }
     if report.by_lang.len() > 1 {
         for (lang, m) in &report.by_lang {
-            row(&format!("lang:{lang}"), m);
+            row(&format!("lang:{lang}"), m)?;
         }
     }
-    row("all", &report.all);
+    row("all", &report.all)
 }

@@ -54,16 +54,16 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode> {
     let report = import(from, &args.src, args.pages.as_deref(), &args.into)
         .with_context(|| format!("cannot import {} as {}", args.src.display(), from.name()))?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print!("{report}");
-        println!(
+        out!("{report}")?;
+        outln!(
             "\nWrote {} entries into {}. Next: `kbook check --book {}` to review warnings, then `kbook serve --book {}`.",
             report.entries,
             args.into.display(),
             args.into.display(),
             args.into.display()
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -35,10 +35,10 @@ pub fn run(args: &IndexArgs) -> Result<ExitCode> {
         ui: args.ui,
     })?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "Indexed {} of {} pages ({} error texts found in their logs and traces); wrote {} files ({:.1} KiB) to {}/{}",
         report.indexed,
         report.pages,
@@ -47,17 +47,17 @@ pub fn run(args: &IndexArgs) -> Result<ExitCode> {
         report.bytes as f64 / 1024.0,
         args.site.display(),
         report.subdir
-    );
+    )?;
     for (page, why) in &report.skipped {
-        println!("  skipped {page}: {why}");
+        outln!("  skipped {page}: {why}")?;
     }
     if args.ui {
-        println!("Added the search box to {} pages.", report.injected);
+        outln!("Added the search box to {} pages.", report.injected)?;
     } else {
         let [slot, script] = template_lines(&report.subdir);
-        println!(
+        outln!(
             "\nAdd these two lines to your templates (the script path relative to the site root, e.g. with your generator's root-URL helper):\n  {slot}     where the search box goes\n  {script}   before </body>\nor run again with --ui to add them to every page."
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -209,10 +209,10 @@ pub fn run(dir: &Path, language: &str) -> Result<ExitCode> {
         std::fs::write(&gitignore, "/book\n")
             .with_context(|| format!("cannot write {}", gitignore.display()))?;
     }
-    println!(
+    outln!(
         "Created a book in {}.\n\nNext:\n  cd {}\n  kbook serve --open        # build and browse it\n  kbook new example/my-entry # add an entry\n  kbook check                # validate",
         dir.display(),
         dir.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

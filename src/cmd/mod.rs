@@ -1,5 +1,22 @@
 //! The `kbook` command line: one module per command, each a thin layer over the library.
 
+/// `println!` that returns the write's error instead of panicking: output piped into a reader
+/// that stops early (`kbook search … | head`) ends the command quietly (see [`run`]).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+/// `print!` as [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 mod build;
 mod check;
 mod completions;
@@ -170,11 +187,21 @@ pub fn run() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // The reader of the output went away (`| head`): nothing is wrong with the book.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether `e` is a write into a pipe whose reader has closed it.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Diagnostics as one error for anyhow (a command that cannot go on, e.g. a bad book.toml).

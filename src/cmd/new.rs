@@ -28,6 +28,6 @@ pub fn run(book: &Path, spec: &str) -> Result<ExitCode> {
         kbook::date::today()
     );
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
-    println!("Created {}", path.display());
+    outln!("Created {}", path.display())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -83,9 +83,9 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
     };
     let results = index.search(&query, &opts)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&results)?);
+        outln!("{}", serde_json::to_string_pretty(&results)?)?;
     } else {
-        print_results(&results, args.explain, opts.version.as_ref());
+        print_results(&results, args.explain, opts.version.as_ref())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -112,36 +112,40 @@ fn version_mark(
     }
 }
 
-fn print_results(r: &SearchResults, explain: bool, reader: Option<&(String, Version)>) {
+fn print_results(
+    r: &SearchResults,
+    explain: bool,
+    reader: Option<&(String, Version)>,
+) -> std::io::Result<()> {
     if r.hits.is_empty() {
-        println!("No entries match.");
-        return;
+        return outln!("No entries match.");
     }
     if !r.confident {
-        println!("No confident match; closest entries:");
+        outln!("No confident match; closest entries:")?;
     }
     for (i, h) in r.hits.iter().enumerate() {
-        println!(
+        outln!(
             "{:>2}. {}  [{} · {}]  score {:.2}",
             i + 1,
             h.title,
             h.connector,
             h.kind,
             h.score
-        );
-        println!("    {}", h.url);
+        )?;
+        outln!("    {}", h.url)?;
         if let Some(e) = &h.matched_error {
-            println!("    matched: {}", one_line(e, 160));
+            outln!("    matched: {}", one_line(e, 160))?;
         }
         if let (Some(m), Some((product, version))) = (h.version_match, reader)
             && let Some(mark) = version_mark(m, h.fixed_in.as_deref(), product, version)
         {
-            println!("    {mark}");
+            outln!("    {mark}")?;
         }
         if explain && let Some(x) = &h.explain {
             for line in x.lines() {
-                println!("      {line}");
+                outln!("      {line}")?;
             }
         }
     }
+    Ok(())
 }

@@ -637,3 +637,43 @@ fn symptoms_are_searched_and_shown() {
         "symptoms missing from the entry page"
     );
 }
+
+/// Output piped into a reader that stops early (`kbook search … | head`) ends the command
+/// quietly and successfully; a write that fails otherwise (a full disk) is an error message,
+/// never a panic.
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    let c = case("good");
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut child = kbook()
+        .args(["search", "--explain", "--site"])
+        .arg(&c.out)
+        .arg("kafka SSLHandshakeException")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before the search has written anything.
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full");
+    if let Ok(full) = full {
+        let o = kbook()
+            .args(["search", "--site"])
+            .arg(&c.out)
+            .arg("kafka")
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert!(!o.status.success());
+        let err = stderr(&o);
+        assert!(
+            err.contains("No space left") && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+}

@@ -14,6 +14,14 @@ use tantivy::{DocAddress, DocId, Index, ReloadPolicy, Searcher, TantivyDocument}
 
 const DEFAULT_LIMIT: usize = 10;
 const MAX_LIMIT: usize = 200;
+
+/// The number of hits `opts` asks for.
+fn shown_limit(opts: &SearchOptions) -> usize {
+    match opts.limit {
+        0 => DEFAULT_LIMIT,
+        l => l.min(MAX_LIMIT),
+    }
+}
 const SNIPPET_CHARS: usize = 220;
 /// Candidates reranked by coverage (see [`crate::Tuning::coverage_rerank`]).
 const RERANK_DEPTH: usize = 50;
@@ -110,10 +118,9 @@ impl BookIndex {
         built: &BuiltQuery,
         opts: &SearchOptions,
     ) -> Result<Scored, SearchError> {
-        let limit = match opts.limit {
-            0 => DEFAULT_LIMIT,
-            l => l.min(MAX_LIMIT),
-        };
+        // The second hit's score decides the margin of confidence: it is scored even when one
+        // hit is shown, so `limit` never changes whether the first is confident.
+        let limit = shown_limit(opts).max(2);
         let mut top: Vec<(Occur, Box<dyn Query>)> =
             vec![(Occur::Must, built.scoring_query(&opts.tuning))];
         top.extend(
@@ -295,6 +302,7 @@ impl BookIndex {
             ) = first.overlap;
         }
         let confident = !shown.is_empty() && is_confident(&signals, &opts.tuning);
+        shown.truncate(shown_limit(opts));
         let mut out = Vec::with_capacity(shown.len());
         for Shown {
             score,

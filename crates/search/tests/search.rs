@@ -531,6 +531,59 @@ fn two_named_connectors_share_the_weight_of_a_mention() {
     );
 }
 
+/// How many hits are shown never changes whether the first one is confident: the margin
+/// over the second hit is measured even when one hit is asked for.
+#[test]
+fn the_number_of_hits_shown_does_not_change_confidence() {
+    let docs = vec![
+        entry(
+            "sink-buffer-flush-rows",
+            "tables",
+            "Sink buffer flush rows and interval",
+            &[],
+            "How the sink buffers rows before a flush.",
+            "",
+        ),
+        entry(
+            "sink-buffer-flush-interval",
+            "tables",
+            "Sink buffer flush interval and rows",
+            &[],
+            "How long the sink buffers rows before a flush.",
+            "",
+        ),
+        entry("other", "tables", "Something else", &[], "Unrelated.", ""),
+    ];
+    let idx = index_of(&docs);
+    for q in [
+        "sink buffer flush rows interval",
+        "sink buffer flush interval",
+        "something else",
+    ] {
+        let at = |limit: usize| {
+            let opts = SearchOptions {
+                limit,
+                ..Default::default()
+            };
+            let r = idx.search(q, &opts).unwrap();
+            (r.hits[0].id.clone(), r.confident, r.hits.len())
+        };
+        let (one, ten) = (at(1), at(10));
+        assert_eq!((one.0.as_str(), one.1), (ten.0.as_str(), ten.1), "{q}");
+        assert_eq!(one.2, 1, "{q}");
+    }
+    // Two entries in the same words: the first is not confident, however many are shown.
+    let opts = SearchOptions {
+        limit: 1,
+        ..Default::default()
+    };
+    assert!(
+        !idx.search("sink buffer flush rows interval", &opts)
+            .unwrap()
+            .confident
+    );
+}
+
 #[test]
 fn last_word_matches_as_a_prefix() {
     let idx = open();

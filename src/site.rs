@@ -426,6 +426,13 @@ fn entry_doc(
         kind: e.fm.kind.clone(),
         // Only the text is searched; a source URL is no part of the error.
         errors: e.fm.errors.iter().map(|err| err.text.clone()).collect(),
+        generic_errors: e
+            .fm
+            .errors
+            .iter()
+            .filter(|err| err.generic)
+            .map(|err| err.text.clone())
+            .collect(),
         body: body.text.clone(),
         code: body.code.clone(),
         // Symptoms are the reader's words for the problem: searched beside the tags, as

@@ -29,7 +29,7 @@ pub struct EvalArgs {
     /// Switch a ranking part off (ablation): paste-splitting, reader-prose, rarity-cut,
     /// phrase-pairs, typo, stopwords, field-dismax, shared-idf, query-intent, coverage,
     /// connector-mention, prefix, wrapper, outer-layers, template-divergence, sig-cover,
-    /// part-groups, soft-coverage, long-page; divergence, connector-agreement,
+    /// part-groups, soft-coverage, long-page; divergence, connector-agreement, generic-errors,
     /// word-confidence (confidence).
     /// Repeatable.
     #[arg(long, value_name = "PART")]
@@ -56,7 +56,7 @@ pub enum Baseline {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 22] = [
+pub const ABLATIONS: [&str; 23] = [
     "paste-splitting",
     "reader-prose",
     "rarity-cut",
@@ -78,6 +78,7 @@ pub const ABLATIONS: [&str; 22] = [
     "long-page",
     "divergence",
     "connector-agreement",
+    "generic-errors",
     "word-confidence",
 ];
 
@@ -94,6 +95,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             "template-divergence" => t.diverge_penalty = 1.0,
             "sig-cover" => t.sig_cover_weight = 0.0,
             "connector-agreement" => t.connector_agreement = false,
+            "generic-errors" => t.generic_errors = false,
             "word-confidence" => t.word_confidence = false,
             "rarity-cut" => t.rarity_cut = false,
             "phrase-pairs" => t.phrase_pairs = false,

@@ -73,26 +73,35 @@ pub fn canonical_front_matter(fm: &EntryFrontMatter, syntax: Syntax) -> String {
                 Syntax::Yaml => {
                     out.push_str("errors:\n");
                     for e in &fm.errors {
-                        match &e.source {
-                            Some(src) => out.push_str(&format!(
-                                "  - text: {}\n    source: {}\n",
-                                q(&e.text),
-                                q(src)
-                            )),
-                            None => out.push_str(&format!("  - {}\n", q(&e.text))),
+                        match (&e.source, e.generic) {
+                            (None, false) => out.push_str(&format!("  - {}\n", q(&e.text))),
+                            (source, generic) => {
+                                out.push_str(&format!("  - text: {}\n", q(&e.text)));
+                                if let Some(src) = source {
+                                    out.push_str(&format!("    source: {}\n", q(src)));
+                                }
+                                if generic {
+                                    out.push_str("    generic: true\n");
+                                }
+                            }
                         }
                     }
                 }
                 Syntax::Toml => {
                     out.push_str("errors = [\n");
                     for e in &fm.errors {
-                        match &e.source {
-                            Some(src) => out.push_str(&format!(
-                                "  {{ text = {}, source = {} }},\n",
-                                q(&e.text),
-                                q(src)
-                            )),
-                            None => out.push_str(&format!("  {},\n", q(&e.text))),
+                        match (&e.source, e.generic) {
+                            (None, false) => out.push_str(&format!("  {},\n", q(&e.text))),
+                            (source, generic) => {
+                                out.push_str(&format!("  {{ text = {}", q(&e.text)));
+                                if let Some(src) = source {
+                                    out.push_str(&format!(", source = {}", q(src)));
+                                }
+                                if generic {
+                                    out.push_str(", generic = true");
+                                }
+                                out.push_str(" },\n");
+                            }
                         }
                     }
                     out.push_str("]\n");
@@ -222,14 +231,15 @@ mod tests {
         let url = "https://dev.mysql.com/doc/mysql-errors/8.0/en/server-error-reference.html";
         for raw in [
             format!(
-                "---\ntitle: T\nconnector: kafka\nkind: error\nerrors: [\"a\", {{source: \"{url}\", text: \"b\"}}]\n---\nbody\n"
+                "---\ntitle: T\nconnector: kafka\nkind: error\nerrors: [\"a\", {{source: \"{url}\", text: \"b\"}}, {{generic: true, text: \"c\"}}]\n---\nbody\n"
             ),
             format!(
-                "+++\ntitle = \"T\"\nconnector = \"kafka\"\nkind = \"error\"\nerrors = [\"a\", {{ source = \"{url}\", text = \"b\" }}]\n+++\nbody\n"
+                "+++\ntitle = \"T\"\nconnector = \"kafka\"\nkind = \"error\"\nerrors = [\"a\", {{ source = \"{url}\", text = \"b\" }}, {{ generic = true, text = \"c\" }}]\n+++\nbody\n"
             ),
         ] {
             let fixed = fix_file(&raw, &fm_of(&raw)).unwrap();
             assert!(fixed.contains("text"), "{fixed}");
+            assert!(fm_of(&fixed).errors.iter().any(|e| e.generic), "{fixed}");
             assert_eq!(fm_of(&fixed), fm_of(&raw), "{fixed}");
             assert_eq!(fix_file(&fixed, &fm_of(&fixed)).unwrap(), fixed);
         }

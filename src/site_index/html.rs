@@ -145,6 +145,7 @@ fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
         connector_aliases: Vec::new(),
         kind: "page".into(),
         errors,
+        generic_errors: Vec::new(),
         body,
         code: text.code,
         tags: Vec::new(),

@@ -185,11 +185,23 @@ pub fn chromium() -> Chromium {
 
 impl Chromium {
     pub fn open(&self, url: &str) {
-        self.tab
+        let navigated = self
+            .tab
             .navigate_to(url)
-            .unwrap()
-            .wait_until_navigated()
-            .unwrap();
+            .and_then(|tab| tab.wait_until_navigated().map(|_| ()));
+        if let Err(why) = navigated {
+            // A navigation that never ends must say what the page was still waiting for.
+            let state = self.try_eval(
+                "({url: location.href, readyState: document.readyState, \
+                 finished: performance.getEntriesByType('resource').map(e => \
+                   [e.name.slice(0, 90), Math.round(e.startTime), Math.round(e.responseEnd)])})",
+            );
+            panic!(
+                "opening {url} did not finish: {why}\npage: {state:?}\n\
+                 console errors and failed requests: {:#?}",
+                self.take_errors()
+            );
+        }
         self.wait_for("document.readyState === 'complete'");
     }
 

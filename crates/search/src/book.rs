@@ -289,12 +289,15 @@ impl BookIndex {
                 .chain(first.doc.get_all(self.kb.aliases))
                 .filter_map(|v| v.as_str())
                 .collect();
-            signals.other_connector = !built.named_connectors.is_empty()
-                && !built.named_connectors.iter().any(|n| {
-                    names
-                        .iter()
-                        .any(|name| name.split('-').any(|part| part == n))
-                });
+            signals.names_connector = built.named_connectors.iter().any(|n| {
+                names
+                    .iter()
+                    .any(|name| name.split('-').any(|part| part == n))
+            });
+            signals.other_connector =
+                !built.named_connectors.is_empty() && !signals.names_connector;
+            signals.generic_error =
+                repeats_generic_error(&first.doc, self.kb.generic, built, &opts.tuning);
             (
                 signals.error_run,
                 signals.error_share,
@@ -421,7 +424,27 @@ fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
         && s.coverage >= tuning.min_word_coverage
         && s.known_share >= tuning.min_word_known_share
         && s.margin >= tuning.min_word_margin;
-    (repeats_error || in_its_words) && !(tuning.connector_agreement && s.other_connector)
+    // A message the JVM or Flink prints for any connector says little about which one the
+    // reader runs: without the connector named, the entry is only one of its causes.
+    let generic_only = tuning.generic_errors && s.generic_error && !s.names_connector;
+    (repeats_error || in_its_words)
+        && !(tuning.connector_agreement && s.other_connector)
+        && !generic_only
+}
+
+/// Whether the query repeats one of `doc`'s generic error texts: at least `min_error_share`
+/// of it in one run, and `min_error_run` tokens of it when it is longer.
+fn repeats_generic_error(
+    doc: &TantivyDocument,
+    field: tantivy::schema::Field,
+    built: &BuiltQuery,
+    tuning: &crate::Tuning,
+) -> bool {
+    let texts: Vec<&str> = doc.get_all(field).filter_map(|v| v.as_str()).collect();
+    error_tokens(&texts).iter().any(|toks| {
+        let (run, share, _) = error_overlap(std::slice::from_ref(toks), &built.sig_lines);
+        run >= tuning.min_error_run.min(toks.len()) && share >= tuning.min_error_share
+    })
 }
 
 /// The signature parts of each error text's message (error texts without any left out).

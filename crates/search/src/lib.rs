@@ -94,6 +94,10 @@ pub struct EntryDoc {
     pub kind: String,
     /// Verbatim error strings (front-matter `errors`).
     pub errors: Vec<String>,
+    /// Those of `errors` that are printed for many causes by a system every connector shares
+    /// (front-matter `generic: true`): repeating one gives confidence only when the query also
+    /// names the entry's connector.
+    pub generic_errors: Vec<String>,
     /// Plain text of the body without code blocks.
     pub body: String,
     /// Text of the code blocks, joined with "\n".
@@ -173,6 +177,12 @@ pub struct Signals {
     /// Whether the query names connectors of the book and none of them is the first hit's:
     /// its error text may be shared, but the reader runs another connector.
     pub other_connector: bool,
+    /// Whether the query names the first hit's connector (in its words, or in logger and
+    /// package names).
+    pub names_connector: bool,
+    /// Whether the query repeats one of the first hit's generic error texts (see
+    /// [`EntryDoc::generic_errors`]).
+    pub generic_error: bool,
     /// Whether the query is one line (typed words, or one pasted line): a trace or a log
     /// excerpt gets confidence only from the error texts it repeats.
     pub one_line: bool,

@@ -91,6 +91,8 @@ pub(crate) struct KbSchema {
     pub aliases: Field,
     pub kind: Field,
     pub versions: Field,
+    /// The entry's generic error texts (stored only; see [`crate::EntryDoc::generic_errors`]).
+    pub generic: Field,
 }
 
 impl KbSchema {
@@ -117,6 +119,7 @@ impl KbSchema {
         let aliases = b.add_text_field("aliases", STRING | STORED);
         let kind = b.add_text_field("kind", STRING | STORED);
         let versions = b.add_text_field("versions", STORED);
+        let generic = b.add_text_field("generic", STORED);
         KbSchema {
             schema: b.build(),
             text,
@@ -126,6 +129,7 @@ impl KbSchema {
             aliases,
             kind,
             versions,
+            generic,
         }
     }
 

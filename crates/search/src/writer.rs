@@ -84,6 +84,9 @@ fn to_document(
     for e in &d.errors {
         add(&mut doc, F_SIG, e);
     }
+    for e in &d.generic_errors {
+        doc.add_text(kb.generic, e);
+    }
     // Identifiers come from the error strings, the title and the tags.
     let ids: Vec<&str> = d
         .errors
@@ -200,6 +203,7 @@ pub fn docs_fingerprint(docs: &[EntryDoc]) -> u64 {
     for d in docs {
         (&d.id, &d.url, &d.title, &d.connector, &d.kind).hash(&mut h);
         (&d.errors, &d.body, &d.code, &d.tags, &d.connector_aliases).hash(&mut h);
+        d.generic_errors.hash(&mut h);
         format!("{:?}", d.versions).hash(&mut h);
     }
     docs.len().hash(&mut h);
@@ -394,6 +398,7 @@ mod tests {
                 connector: "kafka".into(),
                 kind: "error".into(),
                 errors: vec![format!("java.lang.IllegalStateException: state {i}")],
+                generic_errors: Vec::new(),
                 body: if edited == Some(i) {
                     "an edited body mentioning zebra".into()
                 } else {

@@ -19,6 +19,7 @@ fn entry(
         connector_aliases: Vec::new(),
         kind: "error".into(),
         errors: errors.iter().map(|s| s.to_string()).collect(),
+        generic_errors: Vec::new(),
         body: body.into(),
         code: code.into(),
         tags: vec![],
@@ -581,6 +582,61 @@ fn the_number_of_hits_shown_does_not_change_confidence() {
         !idx.search("sink buffer flush rows interval", &opts)
             .unwrap()
             .confident
+    );
+}
+
+/// A message the JVM prints for many causes, documented by one connector's entry, is a
+/// confident answer only when the query also names that connector; the entry's own messages
+/// need no name.
+#[test]
+fn a_generic_error_is_confident_only_with_its_connector_named() {
+    let mut oom = entry(
+        "logs-heap-on-recovery",
+        "logs",
+        "Out of heap when the logs source recovers with a large batch",
+        &[
+            "java.lang.OutOfMemoryError: Java heap space",
+            "LogBatchTooLargeException: batch exceeds the limit",
+        ],
+        "After a failover the logs source reads a large batch at once and the heap runs out.",
+        "",
+    );
+    oom.generic_errors = vec!["java.lang.OutOfMemoryError: Java heap space".into()];
+    let docs = vec![
+        oom,
+        entry("other", "tables", "Something else", &[], "Unrelated.", ""),
+        entry(
+            "third",
+            "tables",
+            "Another thing",
+            &[],
+            "Unrelated too.",
+            "",
+        ),
+    ];
+    let idx = index_of(&docs);
+    let bare = "java.lang.OutOfMemoryError: Java heap space";
+    let named = "logs source after restart: java.lang.OutOfMemoryError: Java heap space";
+    let own = "LogBatchTooLargeException: batch exceeds the limit";
+    let off = Tuning {
+        generic_errors: false,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        top_confident(&idx, bare, Tuning::default()),
+        ("logs-heap-on-recovery".to_string(), false)
+    );
+    assert_eq!(
+        top_confident(&idx, bare, off),
+        ("logs-heap-on-recovery".to_string(), true)
+    );
+    assert_eq!(
+        top_confident(&idx, named, Tuning::default()),
+        ("logs-heap-on-recovery".to_string(), true)
+    );
+    assert_eq!(
+        top_confident(&idx, own, Tuning::default()),
+        ("logs-heap-on-recovery".to_string(), true)
     );
 }
 

@@ -43,7 +43,7 @@ pub const KEYS: [&str; 11] = [
 pub const VERSION_KEYS: [&str; 4] = ["product", "affected", "fixed", "note"];
 
 /// Every key of one `errors` item written as a mapping.
-pub const ERROR_KEYS: [&str; 2] = ["text", "source"];
+pub const ERROR_KEYS: [&str; 3] = ["text", "source", "generic"];
 
 /// One `versions` item, validated.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,13 +58,18 @@ pub struct VersionEntry {
     pub note: Option<String>,
 }
 
-/// One `errors` item: a plain string, or a mapping `{text, source}`.
+/// One `errors` item: a plain string, or a mapping `{text, source, generic}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct ErrorString {
     /// The error text as the system prints it (the only part that is searched).
     pub text: String,
     /// An http(s) URL of the public page or source file that documents the text.
     pub source: Option<String>,
+    /// The text is printed for many causes by a system shared by every connector (the JVM,
+    /// the operating system, Flink's runtime) and the entry answers it for its own connector
+    /// only: a query that repeats it is a confident match only when it also names the
+    /// entry's connector.
+    pub generic: bool,
 }
 
 impl ErrorString {
@@ -73,6 +78,7 @@ impl ErrorString {
         ErrorString {
             text: text.into(),
             source: None,
+            generic: false,
         }
     }
 }
@@ -367,19 +373,25 @@ mod tests {
                     ErrorString {
                         text: "Broker may not be available.".into(),
                         source: Some(url.into()),
+                        generic: false,
+                    },
+                    ErrorString {
+                        text: "Java heap space".into(),
+                        source: None,
+                        generic: true,
                     },
                 ]
             );
         };
         for text in [
             format!(
-                "---\ntitle: T\nconnector: kafka\nkind: error\nerrors:\n  - \"plain: one\"\n  - text: \"Broker may not be available.\"\n    source: \"{url}\"\n---\nbody\n"
+                "---\ntitle: T\nconnector: kafka\nkind: error\nerrors:\n  - \"plain: one\"\n  - text: \"Broker may not be available.\"\n    source: \"{url}\"\n  - text: \"Java heap space\"\n    generic: true\n---\nbody\n"
             ),
             format!(
-                "---\ntitle: T\nconnector: kafka\nkind: error\nerrors: [\"plain: one\", {{text: Broker may not be available., source: \"{url}\"}}]\n---\nbody\n"
+                "---\ntitle: T\nconnector: kafka\nkind: error\nerrors: [\"plain: one\", {{text: Broker may not be available., source: \"{url}\"}}, {{text: Java heap space, generic: true}}]\n---\nbody\n"
             ),
             format!(
-                "+++\ntitle = \"T\"\nconnector = \"kafka\"\nkind = \"error\"\nerrors = [\n  \"plain: one\",\n  {{ text = \"Broker may not be available.\", source = \"{url}\" }},\n]\n+++\nbody\n"
+                "+++\ntitle = \"T\"\nconnector = \"kafka\"\nkind = \"error\"\nerrors = [\n  \"plain: one\",\n  {{ text = \"Broker may not be available.\", source = \"{url}\" }},\n  {{ text = \"Java heap space\", generic = true }},\n]\n+++\nbody\n"
             ),
         ] {
             let (fm, d) = run(&text);
@@ -397,7 +409,7 @@ mod tests {
                 .collect()
         };
         // The text of the first item holds `source:` and `sorce:`: quoted, so not keys.
-        let yaml = "---\ntitle: T\nconnector: kafka\nkind: error\nerrors:\n  - text: \"bad source: sorce: x\"\n    sorce: \"https://a.example\"\n  - source: \"ftp://a.example/x\"\n  - {text: \"\", source: \"https://a.example\"}\n  - [nested]\n---\nbody\n";
+        let yaml = "---\ntitle: T\nconnector: kafka\nkind: error\nerrors:\n  - text: \"bad source: sorce: x\"\n    sorce: \"https://a.example\"\n  - source: \"ftp://a.example/x\"\n  - {text: \"\", source: \"https://a.example\"}\n  - [nested]\n  - text: \"Java heap space\"\n    generic: \"yes\"\n---\nbody\n";
         assert_eq!(
             msgs(yaml),
             [
@@ -406,6 +418,7 @@ mod tests {
                 "8:3 errors item 2 has no `text`",
                 "9:6 an error string is empty",
                 "10:3 item 4 of `errors` must be a string or a mapping, found a list",
+                "12:5 `generic` in errors item 5 must be true or false, found a string",
             ]
         );
         let toml = "+++\ntitle = \"T\"\nconnector = \"kafka\"\nkind = \"error\"\nerrors = [\n  \"source = x\",\n  { text = \"a\", sorce = \"https://a.example\" },\n  { source = \"a.example\" },\n]\n+++\nbody\n";

@@ -122,7 +122,8 @@ impl Validator<'_> {
         fm
     }
 
-    /// `errors`: each item a string, or a mapping with `text` and an optional `source` URL.
+    /// `errors`: each item a string, or a mapping with `text`, an optional `source` URL and
+    /// an optional `generic` flag.
     fn errors(&mut self, v: &FmValue) -> Vec<ErrorString> {
         let FmValue::List(items) = v else {
             if matches!(v, FmValue::Null) {
@@ -190,7 +191,7 @@ impl Validator<'_> {
             (None, Some((k, _))) => at(k, keys_before.get(k.as_str()).copied().unwrap_or(0)),
             (None, None) => loc.item("errors", i),
         };
-        let (mut text, mut text_at, mut source) = (None, item_at, None);
+        let (mut text, mut text_at, mut source, mut generic) = (None, item_at, None, false);
         for (k, val) in fields {
             let n = keys_before.entry(k.as_str()).or_insert(0);
             let pos = at(k, *n);
@@ -205,6 +206,16 @@ impl Validator<'_> {
                     pos,
                     format!("`source` in errors item {} is not an http(s) URL: `{s}`", i + 1),
                     "give the address of the public page or source file that documents this error, starting with `https://`",
+                ),
+                ("generic", FmValue::Bool(b)) => generic = *b,
+                ("generic", other) => self.err(
+                    pos,
+                    format!(
+                        "`generic` in errors item {} must be true or false, found {}",
+                        i + 1,
+                        other.type_name()
+                    ),
+                    "write `generic: true` for a message the JVM, the OS or Flink's runtime prints for many causes",
                 ),
                 ("text" | "source", other) => self.err(
                     pos,
@@ -235,7 +246,14 @@ impl Validator<'_> {
                 "add `text: \"…\"` with the error message as the system prints it",
             );
         }
-        (text.map(|text| ErrorString { text, source }), text_at)
+        (
+            text.map(|text| ErrorString {
+                text,
+                source,
+                generic,
+            }),
+            text_at,
+        )
     }
 
     fn string(&mut self, key: &str, v: &FmValue) -> Option<String> {

@@ -153,6 +153,10 @@ pub struct Tuning {
     /// Either way, the query names no connector of the book, or the first hit's connector
     /// (see [`crate::Signals::other_connector`]).
     pub connector_agreement: bool,
+    /// ... and, when the query repeats one of the first hit's generic error texts (a message
+    /// the JVM, the OS or Flink's runtime prints for many causes, front-matter
+    /// `generic: true`), the query names the hit's connector.
+    pub generic_errors: bool,
     /// The parts of one identifier segment (`MongoDB` → mongo, db, mongodb) share one
     /// per-word field dismax: one word of the query, one word's evidence (otherwise a page
     /// titled `MongoDB` gets that word three times). Measured (top-1, off → on): real
@@ -215,6 +219,7 @@ impl Default for Tuning {
             diverge_penalty: 0.5,
             sig_cover_weight: 0.5,
             connector_agreement: true,
+            generic_errors: true,
             part_groups: true,
             word_confidence: true,
             min_word_coverage: 0.8,

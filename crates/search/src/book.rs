@@ -168,6 +168,42 @@ impl BookIndex {
         Ok(Scored { hits, matches })
     }
 
+    /// What confidence is decided on, from the first of the `shown` hits (sorted).
+    fn signals(&self, built: &BuiltQuery, shown: &[Shown<'_>], tuning: &crate::Tuning) -> Signals {
+        let mut signals = Signals::default();
+        let Some(first) = shown.first() else {
+            return signals;
+        };
+        (signals.coverage, signals.phrase) = coverage(built, first.matches);
+        signals.top_score = first.score;
+        signals.known_share = built.known_share;
+        signals.one_line = built.one_line;
+        signals.margin = match shown.get(1) {
+            Some(second) if second.score > 0.0 => first.score / second.score,
+            _ => MARGIN_ALONE,
+        };
+        // The hit's connector slug and aliases.
+        let names: Vec<&str> = first
+            .doc
+            .get_all(self.kb.connector)
+            .chain(first.doc.get_all(self.kb.aliases))
+            .filter_map(|v| v.as_str())
+            .collect();
+        signals.names_connector = built.named_connectors.iter().any(|n| {
+            names
+                .iter()
+                .any(|name| name.split('-').any(|part| part == n))
+        });
+        signals.other_connector = !built.named_connectors.is_empty() && !signals.names_connector;
+        signals.generic_error = repeats_generic_error(&first.doc, self.kb.generic, built, tuning);
+        (
+            signals.error_run,
+            signals.error_share,
+            signals.error_diverges,
+        ) = first.overlap;
+        signals
+    }
+
     /// Scores of hits whose body is more than [`LONG_PAGE`] times the book's average length,
     /// × (that length / the body's)^alpha: a reference page that mentions every word of a
     /// question somewhere outranks the short entry about it by BM25 and coverage alone. Body
@@ -272,38 +308,7 @@ impl BookIndex {
             .collect();
         // Stable: equal scores keep the ranked order.
         shown.sort_by(|a, b| b.score.total_cmp(&a.score));
-        let mut signals = Signals::default();
-        if let Some(first) = shown.first() {
-            (signals.coverage, signals.phrase) = coverage(built, first.matches);
-            signals.top_score = first.score;
-            signals.known_share = built.known_share;
-            signals.one_line = built.one_line;
-            signals.margin = match shown.get(1) {
-                Some(second) if second.score > 0.0 => first.score / second.score,
-                _ => MARGIN_ALONE,
-            };
-            // The hit's connector slug and aliases.
-            let names: Vec<&str> = first
-                .doc
-                .get_all(self.kb.connector)
-                .chain(first.doc.get_all(self.kb.aliases))
-                .filter_map(|v| v.as_str())
-                .collect();
-            signals.names_connector = built.named_connectors.iter().any(|n| {
-                names
-                    .iter()
-                    .any(|name| name.split('-').any(|part| part == n))
-            });
-            signals.other_connector =
-                !built.named_connectors.is_empty() && !signals.names_connector;
-            signals.generic_error =
-                repeats_generic_error(&first.doc, self.kb.generic, built, &opts.tuning);
-            (
-                signals.error_run,
-                signals.error_share,
-                signals.error_diverges,
-            ) = first.overlap;
-        }
+        let signals = self.signals(built, &shown, &opts.tuning);
         let confident = !shown.is_empty() && is_confident(&signals, &opts.tuning);
         shown.truncate(shown_limit(opts));
         let mut out = Vec::with_capacity(shown.len());

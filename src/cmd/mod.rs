@@ -172,7 +172,7 @@ pub fn run() -> ExitCode {
             single_file,
         } => build::run(&args, dest, bundle.as_deref(), single_file.as_deref()),
         Command::Check { args, fix } => check::run(&args, fix),
-        Command::Completions { shell } => Ok(completions::run(shell)),
+        Command::Completions { shell } => completions::run(shell),
         Command::Serve {
             args,
             port,

@@ -107,6 +107,21 @@ pub fn canonical_front_matter(fm: &EntryFrontMatter, syntax: Syntax) -> String {
                     out.push_str("]\n");
                 }
             },
+            "symptoms" if !fm.symptoms.is_empty() => match syntax {
+                Syntax::Yaml => {
+                    out.push_str("symptoms:\n");
+                    for sym in &fm.symptoms {
+                        out.push_str(&format!("  - {}\n", q(sym)));
+                    }
+                }
+                Syntax::Toml => {
+                    out.push_str("symptoms = [\n");
+                    for sym in &fm.symptoms {
+                        out.push_str(&format!("  {},\n", q(sym)));
+                    }
+                    out.push_str("]\n");
+                }
+            },
             "tags" if !fm.tags.is_empty() => {
                 out.push_str(&format!("tags{sep}{}\n", flow(&fm.tags, !bare)))
             }
@@ -241,6 +256,20 @@ mod tests {
             assert!(fixed.contains("text"), "{fixed}");
             assert!(fm_of(&fixed).errors.iter().any(|e| e.generic), "{fixed}");
             assert_eq!(fm_of(&fixed), fm_of(&raw), "{fixed}");
+            assert_eq!(fix_file(&fixed, &fm_of(&fixed)).unwrap(), fixed);
+        }
+    }
+
+    /// Every key survives, in both syntaxes (symptoms were once dropped).
+    #[test]
+    fn keeps_every_key() {
+        let yaml = "---\nid: a\ntitle: T\nconnector: kafka\nkind: error\nerrors:\n  - text: \"e\"\n    generic: true\nversions:\n  - product: vvr\n    fixed: \"8.0.9\"\ntags: [t]\nsymptoms:\n  - \"rows vanish\"\n  - \"数据丢了\"\nrelated: [b]\nupdated: 2026-11-29\naliases: [old/a.html]\n---\nbody\n";
+        let toml = "+++\nid = \"a\"\ntitle = \"T\"\nconnector = \"kafka\"\nkind = \"error\"\nerrors = [{ text = \"e\", generic = true }]\ntags = [\"t\"]\nsymptoms = [\"rows vanish\", \"数据丢了\"]\nrelated = [\"b\"]\nupdated = 2026-11-29\naliases = [\"old/a.html\"]\n\n[[versions]]\nproduct = \"vvr\"\nfixed = \"8.0.9\"\n+++\nbody\n";
+        for raw in [yaml, toml] {
+            let before = fm_of(raw);
+            assert_eq!(before.symptoms.len(), 2);
+            let fixed = fix_file(raw, &before).unwrap();
+            assert_eq!(fm_of(&fixed), before, "{fixed}");
             assert_eq!(fix_file(&fixed, &fm_of(&fixed)).unwrap(), fixed);
         }
     }

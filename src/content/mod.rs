@@ -321,9 +321,15 @@ pub const MAX_TITLE_CHARS: usize = 120;
 /// Warnings about the book's consistency: nothing breaks, but readers are served worse.
 fn lint_book(book: &Book, by_id: &HashMap<&str, &Entry>, today: &str, diags: &mut Vec<Diagnostic>) {
     // The same error string claimed by two entries: a reader who pastes it gets two answers.
+    // Generic errors (see `ErrorString::generic`) are each connector's to answer for itself.
     let mut claimed: HashMap<String, &Entry> = HashMap::new();
     for e in &book.entries {
-        for err in e.fm.errors.iter().map(|err| &err.text) {
+        for err in
+            e.fm.errors
+                .iter()
+                .filter(|err| !err.generic)
+                .map(|err| &err.text)
+        {
             let key = err.split_whitespace().collect::<Vec<_>>().join(" ");
             match claimed.get(&key) {
                 Some(other) if other.id != e.id => {

@@ -164,7 +164,7 @@ pub(super) struct EntryView<'a> {
     pub(super) kind_label: String,
     /// The error texts alone: a book's own template may print each item as `{{ err }}`.
     pub(super) errors: Vec<&'a str>,
-    /// Each error as `{text, source}`; `source` is null when not given.
+    /// Each error as `{text, source, generic}`; `source` is null when not given.
     pub(super) error_items: &'a [crate::content::frontmatter::ErrorString],
     pub(super) versions: Vec<VersionRow>,
     /// The parsed statements as JSON, for the page's "applies to your version" line.

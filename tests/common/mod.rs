@@ -216,7 +216,11 @@ impl Chromium {
         let wrapped = format!(
             "Promise.resolve({expr}).then(v => JSON.stringify(v === undefined ? null : v))"
         );
-        let result = self.tab.evaluate(&wrapped, true).unwrap();
+        // A tab that cannot evaluate (stuck, crashed) is an answer too, for the diagnostics.
+        let result = self
+            .tab
+            .evaluate(&wrapped, true)
+            .map_err(|e| format!("evaluation failed: {e}"))?;
         match result.value {
             Some(serde_json::Value::String(json)) => Ok(serde_json::from_str(&json).unwrap()),
             other => Err(format!("{other:?} {:?}", result.description)),

@@ -659,6 +659,16 @@ fn output_into_a_closed_pipe_ends_quietly() {
     let o = child.wait_with_output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    let mut child = kbook()
+        .args(["completions", "bash"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full");
     if let Ok(full) = full {

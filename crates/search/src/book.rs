@@ -14,14 +14,6 @@ use tantivy::{DocAddress, DocId, Index, ReloadPolicy, Searcher, TantivyDocument}
 
 const DEFAULT_LIMIT: usize = 10;
 const MAX_LIMIT: usize = 200;
-
-/// The number of hits `opts` asks for.
-fn shown_limit(opts: &SearchOptions) -> usize {
-    match opts.limit {
-        0 => DEFAULT_LIMIT,
-        l => l.min(MAX_LIMIT),
-    }
-}
 const SNIPPET_CHARS: usize = 220;
 /// Candidates reranked by coverage (see [`crate::Tuning::coverage_rerank`]).
 const RERANK_DEPTH: usize = 50;
@@ -118,8 +110,9 @@ impl BookIndex {
         built: &BuiltQuery,
         opts: &SearchOptions,
     ) -> Result<Scored, SearchError> {
-        // The second hit's score decides the margin of confidence: it is scored even when one
-        // hit is shown, so `limit` never changes whether the first is confident.
+        // The second hit's score decides the margin of confidence: it is scored (and its
+        // document read) even when one hit is shown, so the margin is never taken as unbounded
+        // for want of a second hit.
         let limit = shown_limit(opts).max(2);
         let mut top: Vec<(Occur, Box<dyn Query>)> =
             vec![(Occur::Must, built.scoring_query(&opts.tuning))];
@@ -135,8 +128,8 @@ impl BookIndex {
         } else {
             limit
         };
-        // Stored documents are read only for the hits shown (in the browser each one may
-        // cost a fetched block); the version of an entry only reorders those hits.
+        // Stored documents are read only for the hits shown and the second one (in the
+        // browser each may cost a fetched block); the version of an entry only reorders them.
         let mut hits: Vec<Candidate> = self
             .searcher
             .search(&full, &TopDocs::with_limit(depth).order_by_score())?;
@@ -195,13 +188,44 @@ impl BookIndex {
                 .any(|name| name.split('-').any(|part| part == n))
         });
         signals.other_connector = !built.named_connectors.is_empty() && !signals.names_connector;
-        signals.generic_error = repeats_generic_error(&first.doc, self.kb.generic, built, tuning);
+        signals.generic_error = self.repeats_only_generic_errors(&first.doc, built, tuning);
         (
             signals.error_run,
             signals.error_share,
             signals.error_diverges,
         ) = first.overlap;
         signals
+    }
+
+    /// Whether the error texts of `doc` that the query repeats are all generic ones: it repeats
+    /// a generic text (at least `min_error_share` of it in one run, and `min_error_run` tokens
+    /// of it when it is longer) and none of the others (as confidence counts a repeat).
+    fn repeats_only_generic_errors(
+        &self,
+        doc: &TantivyDocument,
+        built: &BuiltQuery,
+        tuning: &crate::Tuning,
+    ) -> bool {
+        let generic: Vec<&str> = doc
+            .get_all(self.kb.generic)
+            .filter_map(|v| v.as_str())
+            .collect();
+        if generic.is_empty() {
+            return false;
+        }
+        let repeats_generic = error_tokens(&generic).iter().any(|toks| {
+            let (run, share, _) = error_overlap(std::slice::from_ref(toks), &built.sig_lines);
+            run >= tuning.min_error_run.min(toks.len()) && share >= tuning.min_error_share
+        });
+        let own: Vec<&str> = self
+            .error_texts(doc)
+            .into_iter()
+            .filter(|t| !generic.contains(t))
+            .collect();
+        let (run, share, diverges) = error_overlap(&error_tokens(&own), &built.sig_lines);
+        let repeats_own =
+            run >= tuning.min_error_run && share >= tuning.min_error_share && !diverges;
+        repeats_generic && !repeats_own
     }
 
     /// Scores of hits whose body is more than [`LONG_PAGE`] times the book's average length,
@@ -239,7 +263,8 @@ impl BookIndex {
         Ok(())
     }
 
-    /// The results of `scored`: reads the shown hits' documents.
+    /// The results of `scored`: reads the documents of the shown hits (and of the second,
+    /// for the margin), then keeps the hits asked for.
     pub(crate) fn finish(
         &self,
         built: &BuiltQuery,
@@ -408,6 +433,14 @@ struct Shown<'a> {
     overlap: (usize, f32, bool),
 }
 
+/// The number of hits `opts` asks for.
+fn shown_limit(opts: &SearchOptions) -> usize {
+    match opts.limit {
+        0 => DEFAULT_LIMIT,
+        l => l.min(MAX_LIMIT),
+    }
+}
+
 /// [`Signals::margin`] when there is no second hit.
 const MARGIN_ALONE: f32 = 100.0;
 
@@ -435,21 +468,6 @@ fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
     (repeats_error || in_its_words)
         && !(tuning.connector_agreement && s.other_connector)
         && !generic_only
-}
-
-/// Whether the query repeats one of `doc`'s generic error texts: at least `min_error_share`
-/// of it in one run, and `min_error_run` tokens of it when it is longer.
-fn repeats_generic_error(
-    doc: &TantivyDocument,
-    field: tantivy::schema::Field,
-    built: &BuiltQuery,
-    tuning: &crate::Tuning,
-) -> bool {
-    let texts: Vec<&str> = doc.get_all(field).filter_map(|v| v.as_str()).collect();
-    error_tokens(&texts).iter().any(|toks| {
-        let (run, share, _) = error_overlap(std::slice::from_ref(toks), &built.sig_lines);
-        run >= tuning.min_error_run.min(toks.len()) && share >= tuning.min_error_share
-    })
 }
 
 /// The signature parts of each error text's message (error texts without any left out).

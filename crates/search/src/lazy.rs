@@ -154,7 +154,8 @@ impl LazyIndex {
                 scored?
             }
         };
-        // 3. The stored documents of the shown hits (a reader's version only reorders them):
+        // 3. The stored documents of the shown hits and the second one (a reader's version only
+        // reorders them):
         // they are all read even when one is missing, so one round fetches them all.
         let result = self.book.finish(&built, &scored, opts);
         let lacked = plan.store.take_missing();

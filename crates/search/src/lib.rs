@@ -180,8 +180,9 @@ pub struct Signals {
     /// Whether the query names the first hit's connector (in its words, or in logger and
     /// package names).
     pub names_connector: bool,
-    /// Whether the query repeats one of the first hit's generic error texts (see
-    /// [`EntryDoc::generic_errors`]).
+    /// Whether the first hit's error texts that the query repeats are all generic ones (see
+    /// [`EntryDoc::generic_errors`]): a paste that also repeats the entry's own message is
+    /// not held back by a generic line beside it.
     pub generic_error: bool,
     /// Whether the query is one line (typed words, or one pasted line): a trace or a log
     /// excerpt gets confidence only from the error texts it repeats.

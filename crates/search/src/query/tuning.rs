@@ -164,7 +164,8 @@ pub struct Tuning {
     /// unchanged.
     pub part_groups: bool,
     /// Weigh words that name one of the book's connectors (`datahub`, `clickhouse`) by
-    /// `connector_weight`: a question about one connector is rarely answered by another's entry.
+    /// `connector_weight`, shared among the connectors named: a question about one connector
+    /// is rarely answered by another's entry.
     pub connector_mentions: bool,
     /// Weight multiplier of a connector-naming word (see `connector_mentions`); a query that
     /// names n connectors gives each 1 + (w − 1) / n. Measured (sharing off → on): one

@@ -215,15 +215,27 @@ pub(super) fn weigh_connector_mentions(cands: &mut Candidates, named: &[bool], t
 }
 
 /// Which query words name one of the book's connectors. The connector slug is a raw keyword
-/// field of every entry, so this is one exact term lookup per word.
+/// field of every entry, so this is one exact term lookup per word. A word that is only a
+/// part of a named hyphenated slug (`kafka` of `upsert-kafka`) names nothing by itself.
 pub(super) fn named_connectors(
     surfaces: &[String],
     searcher: &Searcher,
     kb: &KbSchema,
 ) -> Vec<bool> {
-    surfaces
+    let named: Vec<bool> = surfaces
         .iter()
         .map(|w| in_keyword_field(w, kb.connector, searcher))
+        .collect();
+    let part_of_named = |w: &str| {
+        surfaces
+            .iter()
+            .zip(&named)
+            .any(|(other, &n)| n && other != w && other.split('-').any(|p| p == w))
+    };
+    surfaces
+        .iter()
+        .zip(&named)
+        .map(|(w, &n)| n && !part_of_named(w))
         .collect()
 }
 

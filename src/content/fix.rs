@@ -1,7 +1,7 @@
 //! `kbook check --fix`: rewrites front-matter in the canonical key order and formatting,
 //! keeping its syntax (YAML or TOML) and leaving the body byte for byte as it was.
 
-use super::frontmatter::{EntryFrontMatter, KEYS, Syntax};
+use super::frontmatter::{EntryFrontMatter, ErrorString, KEYS, Syntax};
 
 /// YAML double-quoted string.
 fn yaml_quote(s: &str) -> String {
@@ -24,6 +24,52 @@ fn yaml_quote(s: &str) -> String {
 /// TOML basic string (its escapes match YAML's for what we emit).
 fn toml_quote(s: &str) -> String {
     yaml_quote(s)
+}
+
+/// A list written one item per line: YAML `key:` and `  - item` lines, TOML `key = [` …
+/// `]`.
+fn block_list(out: &mut String, key: &str, items: &[String], syntax: Syntax) {
+    match syntax {
+        Syntax::Yaml => {
+            out.push_str(&format!("{key}:\n"));
+            for item in items {
+                out.push_str(&format!("  - {item}\n"));
+            }
+        }
+        Syntax::Toml => {
+            out.push_str(&format!("{key} = [\n"));
+            for item in items {
+                out.push_str(&format!("  {item},\n"));
+            }
+            out.push_str("]\n");
+        }
+    }
+}
+
+/// One `errors` item: its quoted text alone, or, with a source or the generic flag, a
+/// mapping (a YAML block under the list's `- `, a TOML inline table).
+fn error_item(e: &ErrorString, syntax: Syntax, q: fn(&str) -> String) -> String {
+    let mut fields = vec![("text", q(&e.text))];
+    if let Some(src) = &e.source {
+        fields.push(("source", q(src)));
+    }
+    if e.generic {
+        fields.push(("generic", "true".to_string()));
+    }
+    if fields.len() == 1 {
+        return q(&e.text);
+    }
+    match syntax {
+        Syntax::Yaml => fields
+            .iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect::<Vec<_>>()
+            .join("\n    "),
+        Syntax::Toml => {
+            let pairs: Vec<String> = fields.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            format!("{{ {} }}", pairs.join(", "))
+        }
+    }
 }
 
 /// The canonical front-matter text (without delimiters) for `fm`.
@@ -69,59 +115,15 @@ pub fn canonical_front_matter(fm: &EntryFrontMatter, syntax: Syntax) -> String {
                 "kind{sep}{}\n",
                 if bare { fm.kind.clone() } else { q(&fm.kind) }
             )),
-            "errors" if !fm.errors.is_empty() => match syntax {
-                Syntax::Yaml => {
-                    out.push_str("errors:\n");
-                    for e in &fm.errors {
-                        match (&e.source, e.generic) {
-                            (None, false) => out.push_str(&format!("  - {}\n", q(&e.text))),
-                            (source, generic) => {
-                                out.push_str(&format!("  - text: {}\n", q(&e.text)));
-                                if let Some(src) = source {
-                                    out.push_str(&format!("    source: {}\n", q(src)));
-                                }
-                                if generic {
-                                    out.push_str("    generic: true\n");
-                                }
-                            }
-                        }
-                    }
-                }
-                Syntax::Toml => {
-                    out.push_str("errors = [\n");
-                    for e in &fm.errors {
-                        match (&e.source, e.generic) {
-                            (None, false) => out.push_str(&format!("  {},\n", q(&e.text))),
-                            (source, generic) => {
-                                out.push_str(&format!("  {{ text = {}", q(&e.text)));
-                                if let Some(src) = source {
-                                    out.push_str(&format!(", source = {}", q(src)));
-                                }
-                                if generic {
-                                    out.push_str(", generic = true");
-                                }
-                                out.push_str(" },\n");
-                            }
-                        }
-                    }
-                    out.push_str("]\n");
-                }
-            },
-            "symptoms" if !fm.symptoms.is_empty() => match syntax {
-                Syntax::Yaml => {
-                    out.push_str("symptoms:\n");
-                    for sym in &fm.symptoms {
-                        out.push_str(&format!("  - {}\n", q(sym)));
-                    }
-                }
-                Syntax::Toml => {
-                    out.push_str("symptoms = [\n");
-                    for sym in &fm.symptoms {
-                        out.push_str(&format!("  {},\n", q(sym)));
-                    }
-                    out.push_str("]\n");
-                }
-            },
+            "errors" if !fm.errors.is_empty() => {
+                let items: Vec<String> =
+                    fm.errors.iter().map(|e| error_item(e, syntax, q)).collect();
+                block_list(&mut out, "errors", &items, syntax);
+            }
+            "symptoms" if !fm.symptoms.is_empty() => {
+                let items: Vec<String> = fm.symptoms.iter().map(|s| q(s)).collect();
+                block_list(&mut out, "symptoms", &items, syntax);
+            }
             "tags" if !fm.tags.is_empty() => {
                 out.push_str(&format!("tags{sep}{}\n", flow(&fm.tags, !bare)))
             }

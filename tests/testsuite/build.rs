@@ -646,29 +646,25 @@ fn output_into_a_closed_pipe_ends_quietly() {
     let c = case("good");
     let o = build(&c.book, &c.out, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let mut child = kbook()
-        .args(["search", "--explain", "--site"])
-        .arg(&c.out)
-        .arg("kafka SSLHandshakeException")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The reader goes away before the search has written anything.
-    drop(child.stdout.take());
-    let o = child.wait_with_output().unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
-    let mut child = kbook()
-        .args(["completions", "bash"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let o = child.wait_with_output().unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    // The reader goes away before the command has written anything.
+    let into_closed_pipe = |cmd: &mut std::process::Command| {
+        let mut child = cmd
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    };
+    into_closed_pipe(
+        kbook()
+            .args(["search", "--explain", "--site"])
+            .arg(&c.out)
+            .arg("kafka SSLHandshakeException"),
+    );
+    into_closed_pipe(kbook().args(["completions", "bash"]));
 
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full");
     if let Ok(full) = full {

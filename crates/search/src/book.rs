@@ -188,7 +188,7 @@ impl BookIndex {
                 .any(|name| name.split('-').any(|part| part == n))
         });
         signals.other_connector = !built.named_connectors.is_empty() && !signals.names_connector;
-        signals.generic_error = self.repeats_only_generic_errors(&first.doc, built, tuning);
+        signals.generic_error = self.repeats_only_generic_errors(first, built, tuning);
         (
             signals.error_run,
             signals.error_share,
@@ -202,30 +202,32 @@ impl BookIndex {
     /// of it when it is longer) and none of the others (as confidence counts a repeat).
     fn repeats_only_generic_errors(
         &self,
-        doc: &TantivyDocument,
+        hit: &Shown<'_>,
         built: &BuiltQuery,
         tuning: &crate::Tuning,
     ) -> bool {
-        let generic: Vec<&str> = doc
+        let generic: Vec<&str> = hit
+            .doc
             .get_all(self.kb.generic)
             .filter_map(|v| v.as_str())
             .collect();
         if generic.is_empty() {
             return false;
         }
-        let repeats_generic = error_tokens(&generic).iter().any(|toks| {
+        let generic = error_tokens(&generic);
+        let repeats_generic = generic.iter().any(|toks| {
             let (run, share, _) = error_overlap(std::slice::from_ref(toks), &built.sig_lines);
             run >= tuning.min_error_run.min(toks.len()) && share >= tuning.min_error_share
         });
-        let own: Vec<&str> = self
-            .error_texts(doc)
-            .into_iter()
-            .filter(|t| !generic.contains(t))
+        // The hit's other error texts, from the tokens its ranking already analysed.
+        let own: Vec<Vec<String>> = hit
+            .errors
+            .iter()
+            .filter(|toks| !generic.contains(toks))
+            .cloned()
             .collect();
-        let (run, share, diverges) = error_overlap(&error_tokens(&own), &built.sig_lines);
-        let repeats_own =
-            run >= tuning.min_error_run && share >= tuning.min_error_share && !diverges;
-        repeats_generic && !repeats_own
+        let (run, share, diverges) = error_overlap(&own, &built.sig_lines);
+        repeats_generic && !repeats_error_text(run, share, diverges, tuning)
     }
 
     /// Scores of hits whose body is more than [`LONG_PAGE`] times the book's average length,
@@ -327,6 +329,7 @@ impl BookIndex {
                     score,
                     doc,
                     matches: m,
+                    errors,
                     overlap,
                 }
             })
@@ -424,12 +427,14 @@ impl BookIndex {
     }
 }
 
-/// A shown hit with its document, the clauses it matched and how the query overlaps its
-/// error texts (longest run, share of that error, whether both go on differently).
+/// A shown hit with its document, the clauses it matched, its error texts' signature tokens
+/// and how the query overlaps them (longest run, share of that error, whether both go on
+/// differently).
 struct Shown<'a> {
     score: f32,
     doc: TantivyDocument,
     matches: &'a Matches,
+    errors: Vec<Vec<String>>,
     overlap: (usize, f32, bool),
 }
 
@@ -452,10 +457,8 @@ fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
     if tuning.plain_bm25 {
         return true;
     }
-    let repeats_error = s.error_run >= tuning.min_error_run
-        && s.error_share >= tuning.min_error_share
-        && s.known_share >= tuning.min_known_share
-        && !(tuning.no_divergence && s.error_diverges);
+    let repeats_error = repeats_error_text(s.error_run, s.error_share, s.error_diverges, tuning)
+        && s.known_share >= tuning.min_known_share;
     // One line nearly all in the first hit's words, with the hit well ahead.
     let in_its_words = tuning.word_confidence
         && s.one_line
@@ -468,6 +471,14 @@ fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
     (repeats_error || in_its_words)
         && !(tuning.connector_agreement && s.other_connector)
         && !generic_only
+}
+
+/// Whether a run the query shares with an error text counts as repeating that error: long
+/// enough, a large enough share of it, and (with `no_divergence`) not going on differently.
+fn repeats_error_text(run: usize, share: f32, diverges: bool, tuning: &crate::Tuning) -> bool {
+    run >= tuning.min_error_run
+        && share >= tuning.min_error_share
+        && !(tuning.no_divergence && diverges)
 }
 
 /// The signature parts of each error text's message (error texts without any left out).

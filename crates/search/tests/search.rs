@@ -1061,3 +1061,48 @@ fn the_readers_english_lead_in_neither_outranks_nor_unsettles_the_pasted_error()
         format!("Hi team, since our rollout on Tuesday we see crashes constantly. Log:\n{paste}");
     assert_lead_in_is_the_readers(&idx, paste, &q);
 }
+
+/// Tags hold the readers' words for a problem (symptoms): evidence for a typed question, weak
+/// evidence for a pasted message, which the entry that explains it has in its text.
+#[test]
+fn a_paste_weighs_the_readers_words_less_than_a_question_does() {
+    let mut files_gone = entry(
+        "lake-files-gone",
+        "lake",
+        "Reading a table after its old snapshots expired",
+        &[],
+        "Old snapshots expire and their data files are removed; a reader still on them fails.",
+        "",
+    );
+    files_gone.tags = vec!["data file deleted that was never added".into()];
+    let docs = vec![
+        files_gone,
+        entry(
+            "lake-commit-conflict",
+            "lake",
+            "Two writers commit to one table",
+            &[],
+            "Two jobs commit to one table: one deletes a file that the other job added.",
+            "",
+        ),
+        unrelated(),
+    ];
+    let idx = index_of(&docs);
+    let paste = "Caused by: java.lang.IllegalStateException: Trying to delete file part-0.orc \
+                 which is not previously added.";
+    let off = Tuning {
+        paste_tags_factor: 1.0,
+        ..Tuning::default()
+    };
+    assert_part_decides(&idx, paste, "lake-commit-conflict", off, "lake-files-gone");
+    // A question in the readers' words still finds the entry whose symptoms they are.
+    assert_eq!(
+        top_with(
+            &idx,
+            "data file deleted that was never added",
+            Tuning::default()
+        )
+        .as_deref(),
+        Some("lake-files-gone")
+    );
+}

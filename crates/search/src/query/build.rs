@@ -13,7 +13,7 @@ use super::words::{
 use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
 use crate::analysis::analyze;
 use crate::paste::{LineRole, Paste, split_paste_with};
-use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
+use crate::schema::{F_BODY, F_SIG, F_TAGS, F_TITLE, KbSchema, TEXT_FIELDS};
 use std::collections::HashMap;
 use tantivy::Searcher;
 
@@ -110,11 +110,16 @@ pub(crate) fn build_query(
 
 /// The field boosts for this query. Typed words are matched against what entries are about
 /// (titles, bodies) more than against verbatim error strings, which are there for pasted
-/// errors.
+/// errors; a paste against error strings and bodies more than against the readers' words for
+/// the problem (tags and symptoms).
 fn field_boosts(plain_words: bool, tuning: &Tuning) -> [f32; 6] {
     let mut boosts = tuning.field_boosts;
-    if tuning.query_intent && plain_words {
-        boosts[F_SIG] = boosts[F_SIG].min(tuning.plain_sig_boost);
+    if tuning.query_intent {
+        if plain_words {
+            boosts[F_SIG] = boosts[F_SIG].min(tuning.plain_sig_boost);
+        } else {
+            boosts[F_TAGS] *= tuning.paste_tags_factor.max(0.0);
+        }
     }
     boosts
 }

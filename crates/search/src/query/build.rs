@@ -13,7 +13,7 @@ use super::words::{
 use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
 use crate::analysis::analyze;
 use crate::paste::{LineRole, Paste, split_paste_with};
-use crate::schema::{F_BODY, F_SIG, F_TAGS, F_TITLE, KbSchema, TEXT_FIELDS};
+use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
 use std::collections::HashMap;
 use tantivy::Searcher;
 
@@ -41,6 +41,7 @@ pub(crate) fn build_query(
         kb,
         tuning,
         boosts: field_boosts(plain_words, tuning),
+        plain_words,
     };
     let (surfaces, prose_only, mut cands) = candidates(&paste, tuning);
     let named = named_connectors(&surfaces, searcher, kb);
@@ -55,7 +56,15 @@ pub(crate) fn build_query(
 
     let mut clauses: Vec<Clause> = Vec::new();
     let mut field_terms: [HashMap<String, f32>; 6] = Default::default();
-    term_clauses(&stage, &cands, &ranked, n, &mut clauses, &mut field_terms);
+    term_clauses(
+        &stage,
+        &cands,
+        &ranked,
+        n,
+        &named,
+        &mut clauses,
+        &mut field_terms,
+    );
     if tuning.phrase_pairs
         && let Some(root) = paste.root_cause.and_then(|r| paste.lines.get(r))
     {
@@ -110,16 +119,12 @@ pub(crate) fn build_query(
 
 /// The field boosts for this query. Typed words are matched against what entries are about
 /// (titles, bodies) more than against verbatim error strings, which are there for pasted
-/// errors; a paste against error strings and bodies more than against the readers' words for
-/// the problem (tags and symptoms).
+/// errors. (A paste's own adjustment, for the readers' words in tags, is per word: see
+/// [`super::clauses::term_clauses`].)
 fn field_boosts(plain_words: bool, tuning: &Tuning) -> [f32; 6] {
     let mut boosts = tuning.field_boosts;
-    if tuning.query_intent {
-        if plain_words {
-            boosts[F_SIG] = boosts[F_SIG].min(tuning.plain_sig_boost);
-        } else {
-            boosts[F_TAGS] *= tuning.paste_tags_factor.max(0.0);
-        }
+    if tuning.query_intent && plain_words {
+        boosts[F_SIG] = boosts[F_SIG].min(tuning.plain_sig_boost);
     }
     boosts
 }

@@ -5,7 +5,7 @@ use super::text::{is_mask, is_stopword, quoted_spans};
 use super::words::{Candidate, DfCache, Ranked, idf};
 use super::{Clause, ClauseKind, Tuning};
 use crate::analysis::{Tok, analyze};
-use crate::schema::{F_BODY, F_CODE, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
+use crate::schema::{F_BODY, F_CODE, F_SIG, F_TAGS, F_TITLE, KbSchema, TEXT_FIELDS};
 use std::collections::HashMap;
 use tantivy::Term;
 use tantivy::query::{BoostQuery, FuzzyTermQuery, PhraseQuery, Query, TermQuery};
@@ -20,6 +20,8 @@ pub(super) struct Stage<'a> {
     pub kb: &'a KbSchema,
     pub tuning: &'a Tuning,
     pub boosts: [f32; 6],
+    /// Whether the query is typed words (see `is_plain_words`), not pasted text.
+    pub plain_words: bool,
 }
 
 pub(super) fn term_clause(kb: &KbSchema, field: usize, text: &str, boost: f32) -> Box<dyn Query> {
@@ -51,12 +53,15 @@ fn phrase_clause(
 }
 
 /// One term clause per kept candidate, boosted by field, weight and (with `shared_idf`) the
-/// word's shared idf.
+/// word's shared idf. In pasted text, a word's tags clause is weighed by `paste_tags_factor`
+/// unless the word names a connector (`named`, by query word): tags hold the readers' words
+/// for a problem, and a connector's name is no reader's word.
 pub(super) fn term_clauses(
     stage: &Stage<'_>,
     cands: &[Candidate],
     ranked: &Ranked,
     n: u64,
+    named: &[bool],
     clauses: &mut Vec<Clause>,
     field_terms: &mut [HashMap<String, f32>; 6],
 ) {
@@ -77,7 +82,16 @@ pub(super) fn term_clauses(
         } else {
             1.0
         };
-        let boost = stage.boosts[c.field] * c.weight * idf_scale;
+        let readers_words = c.field == F_TAGS
+            && tuning.query_intent
+            && !stage.plain_words
+            && !named.get(c.surface).copied().unwrap_or(false);
+        let field_boost = if readers_words {
+            stage.boosts[c.field] * tuning.paste_tags_factor.max(0.0)
+        } else {
+            stage.boosts[c.field]
+        };
+        let boost = field_boost * c.weight * idf_scale;
         clauses.push(Clause {
             query: term_clause(stage.kb, c.field, &c.text, boost),
             field: c.field,

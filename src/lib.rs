@@ -19,6 +19,7 @@ pub mod diagnostic;
 pub mod eval;
 pub mod fingerprint;
 pub mod html;
+pub mod http;
 pub mod i18n;
 pub mod import;
 pub mod output;

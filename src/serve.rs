@@ -191,7 +191,7 @@ pub struct ServeOptions {
 pub struct Server {
     /// `http://127.0.0.1:PORT/`
     pub url: String,
-    http: Arc<tiny_http::Server>,
+    http: crate::http::HttpServer,
     state: Arc<LiveState>,
     root: PathBuf,
 }
@@ -203,15 +203,14 @@ impl Server {
         if !loopback {
             eprintln!("warning: serving on {bind}: the site is reachable from other machines");
         }
-        let http = tiny_http::Server::http((bind, port))
+        let http = crate::http::HttpServer::bind((bind, port))
             .map_err(|e| anyhow::anyhow!("cannot listen on {bind}:{port}: {e}"))?;
         let addr = http
-            .server_addr()
-            .to_ip()
-            .context("the server has no IP address")?;
+            .local_addr()
+            .context("the server has no local address")?;
         Ok(Server {
             url: format!("http://{addr}/"),
-            http: Arc::new(http),
+            http,
             state: Arc::new(LiveState::default()),
             root: root.to_path_buf(),
         })
@@ -222,60 +221,63 @@ impl Server {
         Arc::clone(&self.state)
     }
 
-    /// Answers requests until the process ends; each request gets its own thread so event
+    /// Answers requests until the process ends; each connection gets its own thread so event
     /// streams do not block page loads.
     pub fn run(&self) {
-        for request in self.http.incoming_requests() {
-            let root = self.root.clone();
-            let state = Arc::clone(&self.state);
-            std::thread::spawn(move || handle(request, &root, state));
-        }
+        let root = self.root.clone();
+        let state = Arc::clone(&self.state);
+        self.http
+            .run(move |request, stream| handle(request, stream, &root, &state));
     }
 }
 
-fn header(k: &str, v: &str) -> Option<tiny_http::Header> {
-    tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).ok()
-}
-
-fn handle(request: tiny_http::Request, root: &Path, state: Arc<LiveState>) {
-    let url = request.url().to_string();
-    let path = url.split(['?', '#']).next().unwrap_or_default();
+fn handle(
+    request: &crate::http::Request,
+    stream: &mut std::net::TcpStream,
+    root: &Path,
+    state: &Arc<LiveState>,
+) -> crate::http::Reply {
+    use crate::http::{Reply, Response};
+    let path = request.url.split(['?', '#']).next().unwrap_or_default();
     if path == EVENTS_PATH {
-        // Written straight to the socket: tiny_http's chunked encoder would buffer events.
-        let mut stream = EventStream {
-            state,
+        // Written straight to the socket as events happen; the stream ends the connection.
+        let mut events = EventStream {
+            state: Arc::clone(state),
             seen: None,
             pending: Vec::new(),
         };
-        let mut w = request.into_writer();
         let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
-        if w.write_all(head.as_bytes())
-            .and_then(|_| w.flush())
+        if stream
+            .write_all(head.as_bytes())
+            .and_then(|_| stream.flush())
             .is_err()
         {
-            return;
+            return Reply::Taken;
         }
         let mut buf = [0u8; 4096];
-        while let Ok(n) = stream.read(&mut buf) {
-            if w.write_all(&buf[..n]).and_then(|_| w.flush()).is_err() {
-                return;
+        while let Ok(n) = events.read(&mut buf) {
+            if stream
+                .write_all(&buf[..n])
+                .and_then(|_| stream.flush())
+                .is_err()
+            {
+                break;
             }
         }
-        return;
+        return Reply::Taken;
     }
     if path == CLIENT_PATH {
-        let mut r = tiny_http::Response::from_data(CLIENT_JS.as_bytes().to_vec());
-        if let Some(h) = header("Content-Type", "text/javascript; charset=utf-8") {
-            r.add_header(h);
-        }
-        let _ = request.respond(r);
-        return;
+        return Reply::Send(Response::new(
+            200,
+            "text/javascript; charset=utf-8",
+            CLIENT_JS.as_bytes().to_vec(),
+        ));
     }
-    let _ = request.respond(static_response(root, &url));
+    Reply::Send(static_response(root, &request.url))
 }
 
 /// The response for a site file, with the live-reload client injected into HTML.
-fn static_response(root: &Path, url: &str) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
+fn static_response(root: &Path, url: &str) -> crate::http::Response {
     let (status, path, body) =
         match resolve(root, url).and_then(|p| std::fs::read(&p).ok().map(|b| (p, b))) {
             Some((p, b)) => (200, p, b),
@@ -291,17 +293,7 @@ fn static_response(root: &Path, url: &str) -> tiny_http::Response<std::io::Curso
     } else {
         body
     };
-    let mut r = tiny_http::Response::from_data(body).with_status_code(status);
-    for h in [
-        header("Content-Type", ctype),
-        header("Cache-Control", "no-cache"),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        r.add_header(h);
-    }
-    r
+    crate::http::Response::new(status, ctype, body).with_header("Cache-Control", "no-cache")
 }
 
 fn inject_client(body: Vec<u8>) -> Vec<u8> {

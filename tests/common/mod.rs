@@ -35,9 +35,9 @@ pub fn kbook(dir: &Path, args: &[&OsStr]) -> String {
 }
 
 /// Serves `root` on an ephemeral loopback port. Missing files get `404.html` with status 404,
-/// as static hosts do. Each request is answered on a thread of its own, as static hosts
-/// answer requests side by side: one response stuck on a connection (a browser of an earlier
-/// test going away) must not hold up the next browser's requests.
+/// as static hosts do. Each connection is answered on a thread of its own, as static hosts
+/// answer requests side by side: a connection left open (a browser of an earlier test going
+/// away) must not hold up the next browser's requests.
 pub fn serve(root: PathBuf) -> String {
     serve_wasm_as(root, "application/wasm")
 }
@@ -45,21 +45,19 @@ pub fn serve(root: PathBuf) -> String {
 /// [`serve`], sending `.wasm` files with the content type `wasm_type` (plain servers send
 /// `application/octet-stream`).
 pub fn serve_wasm_as(root: PathBuf, wasm_type: &'static str) -> String {
-    let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
-    let addr = server.server_addr().to_ip().unwrap();
+    let server = kbook::http::HttpServer::bind("127.0.0.1:0").unwrap();
+    let addr = server.local_addr().unwrap();
     std::thread::spawn(move || {
-        for request in server.incoming_requests() {
-            let root = root.clone();
-            std::thread::spawn(move || respond(&root, request, wasm_type));
-        }
+        server.run(move |request, _| {
+            kbook::http::Reply::Send(respond(&root, &request.url, wasm_type))
+        })
     });
     format!("http://{addr}/")
 }
 
 /// Answers one request of [`serve_wasm_as`].
-fn respond(root: &Path, request: tiny_http::Request, wasm_type: &str) {
-    let path = request
-        .url()
+fn respond(root: &Path, url: &str, wasm_type: &str) -> kbook::http::Response {
+    let path = url
         .split(['?', '#'])
         .next()
         .unwrap_or("/")
@@ -99,11 +97,7 @@ fn respond(root: &Path, request: tiny_http::Request, wasm_type: &str) {
         "xml" => "application/xml",
         _ => "application/octet-stream",
     };
-    let header = tiny_http::Header::from_bytes("Content-Type", mime).unwrap();
-    let response = tiny_http::Response::from_data(bytes)
-        .with_status_code(status)
-        .with_header(header);
-    let _ = request.respond(response);
+    kbook::http::Response::new(status, mime, bytes)
 }
 
 /// A `file://` URL of a local path.

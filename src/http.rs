@@ -354,4 +354,23 @@ mod tests {
         let mut rest = Vec::new();
         assert_eq!(s.read_to_end(&mut rest).unwrap(), 0);
     }
+
+    #[test]
+    fn an_oversized_or_binary_head_ends_its_connection_only() {
+        let addr = server();
+        let mut long = TcpStream::connect(addr).unwrap();
+        let huge = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(MAX_HEAD + 10));
+        // The server may close before reading it all: a failed write is fine too.
+        let _ = long.write_all(huge.as_bytes());
+        long.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut rest = Vec::new();
+        let _ = long.read_to_end(&mut rest);
+        assert!(!String::from_utf8_lossy(&rest).contains("hello"));
+        let mut binary = TcpStream::connect(addr).unwrap();
+        let bad = exchange(&mut binary, "\u{0}\u{1}\u{fffd}\r\n\r\n");
+        assert!(bad.starts_with("HTTP/1.1 400 "), "{bad}");
+        // Other connections are served as before.
+        let mut next = TcpStream::connect(addr).unwrap();
+        assert!(exchange(&mut next, GET).ends_with("hello /a"));
+    }
 }

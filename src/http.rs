@@ -18,7 +18,7 @@ const MAX_HEADERS: usize = 64;
 /// A kept-alive connection with no new request for this long is closed.
 const IDLE: Duration = Duration::from_secs(60);
 
-/// A request's method, target and whether the client asked to close the connection.
+/// A request's method and target (the connection's fate is the server's business).
 #[derive(Debug, Clone)]
 pub struct Request {
     /// `GET` or `HEAD` (other methods are answered 405 before a handler sees them).

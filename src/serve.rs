@@ -8,6 +8,7 @@
 //! following links.
 
 use crate::diagnostic::{Diagnostic, MessageFormat, print_diagnostics};
+use crate::http::{HttpServer, Reply, Request, Response};
 use crate::site::{BuildReport, IncrementalSite};
 use anyhow::{Context, Result};
 use std::io::{Read, Write};
@@ -191,7 +192,7 @@ pub struct ServeOptions {
 pub struct Server {
     /// `http://127.0.0.1:PORT/`
     pub url: String,
-    http: crate::http::HttpServer,
+    http: HttpServer,
     state: Arc<LiveState>,
     root: PathBuf,
 }
@@ -203,7 +204,7 @@ impl Server {
         if !loopback {
             eprintln!("warning: serving on {bind}: the site is reachable from other machines");
         }
-        let http = crate::http::HttpServer::bind((bind, port))
+        let http = HttpServer::bind((bind, port))
             .map_err(|e| anyhow::anyhow!("cannot listen on {bind}:{port}: {e}"))?;
         let addr = http
             .local_addr()
@@ -232,12 +233,11 @@ impl Server {
 }
 
 fn handle(
-    request: &crate::http::Request,
+    request: &Request,
     stream: &mut std::net::TcpStream,
     root: &Path,
     state: &Arc<LiveState>,
-) -> crate::http::Reply {
-    use crate::http::{Reply, Response};
+) -> Reply {
     let path = request.url.split(['?', '#']).next().unwrap_or_default();
     if path == EVENTS_PATH {
         // Written straight to the socket as events happen; the stream ends the connection.
@@ -277,7 +277,7 @@ fn handle(
 }
 
 /// The response for a site file, with the live-reload client injected into HTML.
-fn static_response(root: &Path, url: &str) -> crate::http::Response {
+fn static_response(root: &Path, url: &str) -> Response {
     let (status, path, body) =
         match resolve(root, url).and_then(|p| std::fs::read(&p).ok().map(|b| (p, b))) {
             Some((p, b)) => (200, p, b),
@@ -293,7 +293,7 @@ fn static_response(root: &Path, url: &str) -> crate::http::Response {
     } else {
         body
     };
-    crate::http::Response::new(status, ctype, body).with_header("Cache-Control", "no-cache")
+    Response::new(status, ctype, body).with_header("Cache-Control", "no-cache")
 }
 
 fn inject_client(body: Vec<u8>) -> Vec<u8> {

@@ -40,7 +40,7 @@ pub struct EvalArgs {
     pub baseline: Option<Baseline>,
     /// Set a ranking constant, for tuning on a query set: a field boost (sig, ids, title,
     /// tags, body, code) or frame, other, prose, wrapper, outer, field-tie, coverage-weight,
-    /// shared-idf-mix, connector-weight, pair-boost, plain-sig, paste-tags, max-terms, min-error-run, min-error-share,
+    /// shared-idf-mix, connector-weight, connector-hits, pair-boost, plain-sig, paste-tags, max-terms, min-error-run, min-error-share,
     /// min-known-share, min-word-coverage, min-word-known-share, min-word-margin, diverge-penalty,
     /// sig-cover, soft-coverage-share.
     /// Repeatable, e.g. `--tune sig=2 --tune body=1.5`.
@@ -140,6 +140,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             (None, "coverage-weight") => &mut t.coverage_weight,
             (None, "shared-idf-mix") => &mut t.shared_idf_mix,
             (None, "connector-weight") => &mut t.connector_weight,
+            (None, "connector-hits") => &mut t.connector_hit_boost,
             (None, "pair-boost") => &mut t.pair_boost,
             (None, "plain-sig") => &mut t.plain_sig_boost,
             (None, "paste-tags") => &mut t.paste_tags_factor,

@@ -175,18 +175,7 @@ impl BookIndex {
             Some(second) if second.score > 0.0 => first.score / second.score,
             _ => MARGIN_ALONE,
         };
-        // The hit's connector slug and aliases.
-        let names: Vec<&str> = first
-            .doc
-            .get_all(self.kb.connector)
-            .chain(first.doc.get_all(self.kb.aliases))
-            .filter_map(|v| v.as_str())
-            .collect();
-        signals.names_connector = built.named_connectors.iter().any(|n| {
-            names
-                .iter()
-                .any(|name| name.split('-').any(|part| part == n))
-        });
+        signals.names_connector = self.is_of_named_connector(&first.doc, built);
         signals.other_connector = !built.named_connectors.is_empty() && !signals.names_connector;
         signals.generic_error = self.repeats_only_generic_errors(first, built, tuning);
         (
@@ -195,6 +184,23 @@ impl BookIndex {
             signals.error_diverges,
         ) = first.overlap;
         signals
+    }
+
+    /// Whether the query names the connector of `doc` (its slug, a part of it, or an alias).
+    fn is_of_named_connector(&self, doc: &TantivyDocument, built: &BuiltQuery) -> bool {
+        if built.named_connectors.is_empty() {
+            return false;
+        }
+        let names: Vec<&str> = doc
+            .get_all(self.kb.connector)
+            .chain(doc.get_all(self.kb.aliases))
+            .filter_map(|v| v.as_str())
+            .collect();
+        built.named_connectors.iter().any(|n| {
+            names
+                .iter()
+                .any(|name| name.split('-').any(|part| part == n))
+        })
     }
 
     /// Whether the error texts of `doc` that the query repeats are all generic ones: it repeats
@@ -300,6 +306,17 @@ impl BookIndex {
         } else {
             opts.tuning.sig_cover_weight.clamp(0.0, 1.0)
         };
+        // Typed words that name a connector: its entries move up among the hits shown, by a
+        // factor that does not depend on how common the name is in the book (see
+        // `connector_hit_boost`).
+        let named_boost = if opts.tuning.connector_mentions
+            && built.plain_words
+            && !built.named_connectors.is_empty()
+        {
+            1.0 + opts.tuning.connector_hit_boost.max(0.0)
+        } else {
+            1.0
+        };
         let pasted: HashSet<&str> = if cover_weight > 0.0 {
             built
                 .sig_lines
@@ -324,6 +341,9 @@ impl BookIndex {
                     let share = sig_share(built, m);
                     let cover = error_cover(&errors, &pasted);
                     score *= 1.0 - cover_weight * share * (1.0 - cover);
+                }
+                if named_boost > 1.0 && self.is_of_named_connector(&doc, built) {
+                    score *= named_boost;
                 }
                 Shown {
                     score,

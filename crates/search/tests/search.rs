@@ -484,6 +484,48 @@ fn a_named_connector_outweighs_title_overlap() {
     assert_part_decides(&idx, q, "topics-resharded", off, "logs-shard-count");
 }
 
+/// In a book where most entries are about one connector, its name is a common word and adds
+/// little to a score: a question naming it still prefers that connector's entry to another
+/// connector's entry with more of the question's other words.
+#[test]
+fn a_named_connector_counts_even_when_its_name_is_common() {
+    let mut docs = vec![
+        entry(
+            "wide-visibility",
+            "wide",
+            "When rows written by the job become visible in the wide store",
+            &[],
+            "With exactly-once on, sink data becomes visible when the checkpoint that covers it completes.",
+            "",
+        ),
+        entry(
+            "narrow-visibility",
+            "narrow",
+            "Does the checkpoint decide when data appears in the narrow store?",
+            &[],
+            "Rows appear after each checkpoint.",
+            "",
+        ),
+    ];
+    for i in 0..40 {
+        docs.push(entry(
+            &format!("wide-other-{i}"),
+            "wide",
+            &format!("Another wide store question {i}"),
+            &[],
+            "Something else about the wide store.",
+            "",
+        ));
+    }
+    let idx = index_of(&docs);
+    let q = "wide exactly-once sink data only appears after checkpoint";
+    let off = Tuning {
+        connector_hit_boost: 0.0,
+        ..Tuning::default()
+    };
+    assert_part_decides(&idx, q, "wide-visibility", off, "narrow-visibility");
+}
+
 /// A question names two connectors: the one it reads from and the one it writes to. The
 /// rarer name alone must not decide which entry answers.
 #[test]

@@ -526,6 +526,63 @@ fn a_named_connector_counts_even_when_its_name_is_common() {
     assert_part_decides(&idx, q, "wide-visibility", off, "narrow-visibility");
 }
 
+/// The connector's name in one entry's error text makes that entry no likelier the answer
+/// than the connector's other entries: a word naming a connector is not matched in the
+/// signature field (its ranking effect is measured on real users' queries, see
+/// `Tuning::connector_mentions`).
+#[test]
+fn a_named_connector_is_not_matched_in_error_texts() {
+    let mut docs = vec![
+        entry(
+            "lake-materializer",
+            "lake",
+            "The lake sink rejects the materializer operator",
+            &["Lake sink: materializer rejected"],
+            "Turn the materializer off for lake sinks.",
+            "",
+        ),
+        entry(
+            "lake-visibility",
+            "lake",
+            "Why rows show up in the lake only after a checkpoint",
+            &[],
+            "The lake sink commits files at each checkpoint: data it is writing is seen after it.",
+            "",
+        ),
+    ];
+    for i in 0..20 {
+        docs.push(entry(
+            &format!("other-{i}"),
+            "other",
+            &format!("Another connector topic {i}"),
+            &[],
+            "Something else.",
+            "",
+        ));
+    }
+    let idx = index_of(&docs);
+    let sig_clauses = |tuning: Tuning| {
+        let opts = SearchOptions {
+            tuning,
+            explain: true,
+            ..Default::default()
+        };
+        let r = idx.search("[Bug] Lake isn't writing data", &opts).unwrap();
+        let hit = r.hits.iter().find(|h| h.id == "lake-materializer").unwrap();
+        let explain = hit.explain.clone().unwrap_or_default();
+        explain
+            .lines()
+            .filter(|l| l.split_whitespace().nth(1) == Some("sig"))
+            .count()
+    };
+    assert_eq!(sig_clauses(Tuning::default()), 0);
+    let off = Tuning {
+        connector_mentions: false,
+        ..Tuning::default()
+    };
+    assert_eq!(sig_clauses(off), 1);
+}
+
 /// A question names two connectors: the one it reads from and the one it writes to. The
 /// rarer name alone must not decide which entry answers.
 #[test]

@@ -74,6 +74,14 @@ pub(super) fn term_clauses(
         }
     };
     for c in cands.iter().filter(|c| ranked.keep[c.surface]) {
+        let names_connector = named.get(c.surface).copied().unwrap_or(false);
+        // A connector's name in one entry's error text says no more about which of the
+        // connector's entries answers than its name in all their tags (see
+        // `Tuning::connector_mentions`); the short, boosted signature field would make it the
+        // query's strongest word for that one entry.
+        if names_connector && tuning.connector_mentions && c.field == F_SIG {
+            continue;
+        }
         // Tantivy scores with the field's own idf; rescale it to the word's shared idf.
         let idf_scale = if tuning.shared_idf {
             let own = idf(c.df, n).max(f32::EPSILON);
@@ -82,10 +90,8 @@ pub(super) fn term_clauses(
         } else {
             1.0
         };
-        let readers_words = c.field == F_TAGS
-            && tuning.query_intent
-            && !stage.plain_words
-            && !named.get(c.surface).copied().unwrap_or(false);
+        let readers_words =
+            c.field == F_TAGS && tuning.query_intent && !stage.plain_words && !names_connector;
         let field_boost = if readers_words {
             stage.boosts[c.field] * tuning.paste_tags_factor.max(0.0)
         } else {

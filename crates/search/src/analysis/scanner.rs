@@ -224,6 +224,11 @@ impl<S: TokenSink> Analysis<'_, '_, S> {
             return;
         }
         let s = &text[start..end];
+        // `isn't`, `it's`, `we'll`: the suffix alone would be the rarest word of many queries
+        // (`t` in a signature field), and matches only other contractions.
+        if is_contraction_suffix(text, start, s) {
+            return;
+        }
         if a == Analyzer::Sig
             && let Some(mask) = chunk_mask(s)
         {
@@ -359,6 +364,18 @@ fn next_segment(sb: &[u8], from: usize) -> Option<(usize, usize)> {
         b0 += 1;
     }
     Some((a0, b0))
+}
+
+/// Whether the chunk `s` at `start` is the suffix of an English contraction (`'t`, `'s`, `'d`,
+/// `'m`, `'ll`, `'re`, `'ve` after a letter).
+fn is_contraction_suffix(text: &str, start: usize, s: &str) -> bool {
+    const SUFFIXES: [&str; 7] = ["t", "s", "d", "m", "ll", "re", "ve"];
+    if !SUFFIXES.iter().any(|x| s.eq_ignore_ascii_case(x)) {
+        return false;
+    }
+    let mut before = text.get(..start).unwrap_or("").chars().rev();
+    matches!(before.next(), Some('\'' | '\u{2019}'))
+        && before.next().is_some_and(|c| c.is_ascii_alphabetic())
 }
 
 fn char_count(s: &str, ascii: bool) -> usize {

@@ -106,10 +106,10 @@ fn masks_values_in_signatures() {
         parts("timeout after 30000 ms", Analyzer::Sig),
         parts("timeout after 60000 ms", Analyzer::Sig)
     );
-    // Apostrophes inside words are not quotes.
+    // Apostrophes inside words are not quotes (and a contraction's suffix is no word).
     assert_eq!(
         parts("doesn't exist", Analyzer::Sig),
-        vec!["doesn", "t", "exist"]
+        vec!["doesn", "exist"]
     );
 }
 
@@ -292,4 +292,17 @@ fn survives_hostile_text() {
     }
     let big = "x".repeat(100_000);
     assert!(analyze(&big, Analyzer::Code).is_empty());
+}
+
+#[test]
+fn contraction_suffixes_are_not_words() {
+    for a in [Analyzer::Sig, Analyzer::Prose, Analyzer::Code] {
+        let p = parts("Can't extract it's isn't we'll they’ve", a);
+        for suffix in ["t", "s", "ll", "ve"] {
+            assert!(!p.iter().any(|w| w == suffix), "{a:?}: {p:?}");
+        }
+        assert!(p.iter().any(|w| w == "can"), "{a:?}: {p:?}");
+    }
+    // Not after an apostrophe that follows a letter: a word like any other.
+    assert!(parts("s3 'd' t", Analyzer::Prose).contains(&"t".to_string()));
 }

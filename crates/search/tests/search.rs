@@ -27,6 +27,17 @@ fn entry(
     }
 }
 
+/// `n` entries of `connector` about nothing the tests ask: ids `{connector}-other-{i}`, titles
+/// `{title} {i}`, one body.
+fn fillers(n: usize, connector: &str, title: &str, body: &str) -> Vec<EntryDoc> {
+    (0..n)
+        .map(|i| {
+            let id = format!("{connector}-other-{i}");
+            entry(&id, connector, &format!("{title} {i}"), &[], body, "")
+        })
+        .collect()
+}
+
 fn fixture() -> Vec<EntryDoc> {
     let mut v = vec![
         entry(
@@ -507,16 +518,12 @@ fn a_named_connector_counts_even_when_its_name_is_common() {
             "",
         ),
     ];
-    for i in 0..40 {
-        docs.push(entry(
-            &format!("wide-other-{i}"),
-            "wide",
-            &format!("Another wide store question {i}"),
-            &[],
-            "Something else about the wide store.",
-            "",
-        ));
-    }
+    docs.extend(fillers(
+        40,
+        "wide",
+        "Another wide store question",
+        "Something else about the wide store.",
+    ));
     let idx = index_of(&docs);
     let q = "wide exactly-once sink data only appears after checkpoint";
     let off = Tuning {
@@ -550,16 +557,12 @@ fn a_named_connector_is_not_matched_in_error_texts() {
             "",
         ),
     ];
-    for i in 0..20 {
-        docs.push(entry(
-            &format!("other-{i}"),
-            "other",
-            &format!("Another connector topic {i}"),
-            &[],
-            "Something else.",
-            "",
-        ));
-    }
+    docs.extend(fillers(
+        20,
+        "other",
+        "Another connector topic",
+        "Something else.",
+    ));
     let idx = index_of(&docs);
     let sig_clauses = |tuning: Tuning| {
         let opts = SearchOptions {
@@ -605,16 +608,12 @@ fn two_named_connectors_share_the_weight_of_a_mention() {
             "",
         ),
     ];
-    for i in 0..4 {
-        docs.push(entry(
-            &format!("tables-other-{i}"),
-            "tables",
-            &format!("Another tables topic {i}"),
-            &[],
-            "Something else about tables.",
-            "",
-        ));
-    }
+    docs.extend(fillers(
+        4,
+        "tables",
+        "Another tables topic",
+        "Something else about tables.",
+    ));
     let idx = index_of(&docs);
     let q = "streams to tables: update the row when the primary key exists";
     assert_eq!(

@@ -435,9 +435,10 @@ fn entry_doc(
             .collect(),
         body: body.text.clone(),
         code: body.code.clone(),
-        // Symptoms are the reader's words for the problem: searched beside the tags, as
-        // weaker evidence than the title and the error strings.
-        tags: e.fm.tags.iter().chain(&e.fm.symptoms).cloned().collect(),
+        tags: e.fm.tags.clone(),
+        // The reader's words for the problem: searched beside the tags, as weaker evidence
+        // than the title and the error strings, and each line matched on its own.
+        symptoms: e.fm.symptoms.clone(),
         versions: e.fm.versions.iter().map(|v| v.spec()).collect(),
     }
 }

@@ -23,6 +23,7 @@ fn index() -> &'static BookIndex {
                 body: "The consumer group rebalanced because max.poll.interval.ms=300000 was exceeded.".into(),
                 code: "props.put(\"max.poll.records\", 500);".into(),
                 tags: vec!["consumer".into()],
+                symptoms: vec!["consumer lag keeps growing".into(), "偏移量不提交".into()],
                 versions: Vec::new(),
             },
             EntryDoc {
@@ -37,6 +38,7 @@ fn index() -> &'static BookIndex {
                 body: "A primary key conflict in the sink table.".into(),
                 code: String::new(),
                 tags: vec!["sink".into(), "sql".into()],
+                symptoms: Vec::new(),
                 versions: Vec::new(),
             },
         ];

@@ -29,7 +29,7 @@ pub struct EvalArgs {
     /// Switch a ranking part off (ablation): paste-splitting, reader-prose, rarity-cut,
     /// phrase-pairs, typo, stopwords, field-dismax, shared-idf, query-intent, coverage,
     /// connector-mention, prefix, wrapper, outer-layers, template-divergence, sig-cover,
-    /// part-groups, soft-coverage, long-page; divergence, connector-agreement, generic-errors,
+    /// part-groups, soft-coverage, long-page, symptom-lines; divergence, connector-agreement, generic-errors,
     /// word-confidence (confidence).
     /// Repeatable.
     #[arg(long, value_name = "PART")]
@@ -40,7 +40,7 @@ pub struct EvalArgs {
     pub baseline: Option<Baseline>,
     /// Set a ranking constant, for tuning on a query set: a field boost (sig, ids, title,
     /// tags, body, code) or frame, other, prose, wrapper, outer, field-tie, coverage-weight,
-    /// shared-idf-mix, connector-weight, connector-hits, pair-boost, plain-sig, paste-tags, max-terms, min-error-run, min-error-share,
+    /// shared-idf-mix, connector-weight, connector-hits, symptom-lines, pair-boost, plain-sig, paste-tags, max-terms, min-error-run, min-error-share,
     /// min-known-share, min-word-coverage, min-word-known-share, min-word-margin, diverge-penalty,
     /// sig-cover, soft-coverage-share.
     /// Repeatable, e.g. `--tune sig=2 --tune body=1.5`.
@@ -56,7 +56,7 @@ pub enum Baseline {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 23] = [
+pub const ABLATIONS: [&str; 24] = [
     "paste-splitting",
     "reader-prose",
     "rarity-cut",
@@ -76,6 +76,7 @@ pub const ABLATIONS: [&str; 23] = [
     "part-groups",
     "soft-coverage",
     "long-page",
+    "symptom-lines",
     "divergence",
     "connector-agreement",
     "generic-errors",
@@ -112,6 +113,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             "part-groups" => t.part_groups = false,
             "soft-coverage" => t.soft_coverage = false,
             "long-page" => t.long_page_damping = 0.0,
+            "symptom-lines" => t.symptom_weight = 0.0,
             other => bail!(
                 "unknown --ablate part `{other}`: use {}",
                 ABLATIONS.join(", ")
@@ -141,6 +143,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             (None, "shared-idf-mix") => &mut t.shared_idf_mix,
             (None, "connector-weight") => &mut t.connector_weight,
             (None, "connector-hits") => &mut t.connector_hit_boost,
+            (None, "symptom-lines") => &mut t.symptom_weight,
             (None, "pair-boost") => &mut t.pair_boost,
             (None, "plain-sig") => &mut t.plain_sig_boost,
             (None, "paste-tags") => &mut t.paste_tags_factor,

@@ -149,6 +149,7 @@ fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
         body,
         code: text.code,
         tags: Vec::new(),
+        symptoms: Vec::new(),
         versions: Vec::new(),
     }))
 }

@@ -3,7 +3,7 @@
 use crate::analysis::{Analyzer, analyze};
 use crate::blocks::open_directory;
 use crate::query::{BuiltQuery, ClauseKind, build_query, field_name, filter_clauses};
-use crate::schema::{F_BODY, F_IDS, F_SIG, KbSchema};
+use crate::schema::{F_BODY, F_IDS, F_SIG, F_TAGS, KbSchema, TEXT_FIELDS};
 use crate::version::match_stored_specs;
 use crate::{Hit, SearchError, SearchOptions, SearchResults, Signals, Snippet};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -171,10 +171,14 @@ impl BookIndex {
         signals.top_score = first.score;
         signals.known_share = built.known_share;
         signals.one_line = built.one_line;
+        // Before the symptom match: it orders the hits, but a margin it widens made a wrong
+        // answer confident (see `Tuning::symptom_weight`).
+        let unmatched = |s: &Shown<'_>| s.score / s.symptom_factor;
         signals.margin = match shown.get(1) {
-            Some(second) if second.score > 0.0 => first.score / second.score,
+            Some(second) if unmatched(second) > 0.0 => unmatched(first) / unmatched(second),
             _ => MARGIN_ALONE,
         };
+        signals.symptom_match = first.symptom_match;
         signals.names_connector = self.is_of_named_connector(&first.doc, built);
         signals.other_connector = !built.named_connectors.is_empty() && !signals.names_connector;
         signals.generic_error = self.repeats_only_generic_errors(first, built, tuning);
@@ -317,6 +321,11 @@ impl BookIndex {
         } else {
             1.0
         };
+        let symptom_weight = if built.plain_words {
+            opts.tuning.symptom_weight.max(0.0)
+        } else {
+            0.0
+        };
         let pasted: HashSet<&str> = if cover_weight > 0.0 {
             built
                 .sig_lines
@@ -345,8 +354,17 @@ impl BookIndex {
                 if named_boost > 1.0 && self.is_of_named_connector(&doc, built) {
                     score *= named_boost;
                 }
+                let symptom_match = if symptom_weight > 0.0 {
+                    self.symptom_match(&doc, built)
+                } else {
+                    0.0
+                };
+                let symptom_factor = 1.0 + symptom_weight * symptom_match;
+                score *= symptom_factor;
                 Shown {
                     score,
+                    symptom_factor,
+                    symptom_match,
                     doc,
                     matches: m,
                     errors,
@@ -403,6 +421,31 @@ impl BookIndex {
         })
     }
 
+    /// The largest share of the query's words (by idf) that one symptom line of `doc`, or its
+    /// title, holds (see `Tuning::symptom_weight`).
+    fn symptom_match(&self, doc: &TantivyDocument, built: &BuiltQuery) -> f32 {
+        let total: f32 = built.symptom_terms.values().sum();
+        if total <= 0.0 {
+            return 0.0;
+        }
+        doc.get_all(self.kb.symptoms)
+            .filter_map(|v| v.as_str())
+            .map(|line| {
+                let words: HashSet<String> = analyze(line, TEXT_FIELDS[F_TAGS].analyzer)
+                    .into_iter()
+                    .map(|t| t.text)
+                    .collect();
+                built
+                    .symptom_terms
+                    .iter()
+                    .filter(|(t, _)| words.contains(*t))
+                    .map(|(_, w)| w)
+                    .sum::<f32>()
+                    / total
+            })
+            .fold(0.0, f32::max)
+    }
+
     /// A stored document's documented error texts.
     fn error_texts<'d>(&self, doc: &'d TantivyDocument) -> Vec<&'d str> {
         doc.get_all(self.kb.text[F_SIG])
@@ -452,6 +495,10 @@ impl BookIndex {
 /// differently).
 struct Shown<'a> {
     score: f32,
+    /// The factor of the symptom match in `score` (1: none).
+    symptom_factor: f32,
+    /// See [`Signals::symptom_match`].
+    symptom_match: f32,
     doc: TantivyDocument,
     matches: &'a Matches,
     errors: Vec<Vec<String>>,

@@ -104,6 +104,9 @@ pub struct EntryDoc {
     pub code: String,
     /// Free tags.
     pub tags: Vec<String>,
+    /// How readers describe the problem (front-matter `symptoms`), one line each: searched
+    /// with the tags, and stored for matching a question against each line on its own.
+    pub symptoms: Vec<String>,
     /// Version statements, matched against the reader's version.
     pub versions: Vec<version::VersionSpec>,
 }
@@ -187,6 +190,9 @@ pub struct Signals {
     /// Whether the query is one line (typed words, or one pasted line): a trace or a log
     /// excerpt gets confidence only from the error texts it repeats.
     pub one_line: bool,
+    /// The largest share of typed words (by idf) that one symptom line of the first hit
+    /// holds (0 for pasted text; see [`Tuning::symptom_weight`]).
+    pub symptom_match: f32,
 }
 
 /// One search hit.

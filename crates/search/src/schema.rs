@@ -93,6 +93,8 @@ pub(crate) struct KbSchema {
     pub versions: Field,
     /// The entry's generic error texts (stored only; see [`crate::EntryDoc::generic_errors`]).
     pub generic: Field,
+    /// The entry's symptom lines (stored only; indexed in the tags field).
+    pub symptoms: Field,
 }
 
 impl KbSchema {
@@ -120,6 +122,7 @@ impl KbSchema {
         let kind = b.add_text_field("kind", STRING | STORED);
         let versions = b.add_text_field("versions", STORED);
         let generic = b.add_text_field("generic", STORED);
+        let symptoms = b.add_text_field("symptoms", STORED);
         KbSchema {
             schema: b.build(),
             text,
@@ -130,6 +133,7 @@ impl KbSchema {
             kind,
             versions,
             generic,
+            symptoms,
         }
     }
 

@@ -87,13 +87,17 @@ fn to_document(
     for e in &d.generic_errors {
         doc.add_text(kb.generic, e);
     }
-    // Identifiers come from the error strings, the title and the tags.
+    for s in &d.symptoms {
+        doc.add_text(kb.symptoms, s);
+    }
+    // Identifiers come from the error strings, the title, the tags and the symptoms.
     let ids: Vec<&str> = d
         .errors
         .iter()
         .map(String::as_str)
         .chain([d.title.as_str()])
         .chain(d.tags.iter().map(String::as_str))
+        .chain(d.symptoms.iter().map(String::as_str))
         .collect();
     add(&mut doc, F_IDS, &ids.join("\n"));
     add(&mut doc, F_TITLE, &d.title);
@@ -101,6 +105,7 @@ fn to_document(
     let tags: Vec<&str> = d
         .tags
         .iter()
+        .chain(&d.symptoms)
         .map(String::as_str)
         .chain([d.connector.as_str()])
         .collect();
@@ -203,6 +208,7 @@ pub fn docs_fingerprint(docs: &[EntryDoc]) -> u64 {
     for d in docs {
         (&d.id, &d.url, &d.title, &d.connector, &d.kind).hash(&mut h);
         (&d.errors, &d.body, &d.code, &d.tags, &d.connector_aliases).hash(&mut h);
+        d.symptoms.hash(&mut h);
         d.generic_errors.hash(&mut h);
         format!("{:?}", d.versions).hash(&mut h);
     }

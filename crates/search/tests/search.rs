@@ -23,6 +23,7 @@ fn entry(
         body: body.into(),
         code: code.into(),
         tags: vec![],
+        symptoms: vec![],
         versions: vec![],
     }
 }
@@ -531,6 +532,54 @@ fn a_named_connector_counts_even_when_its_name_is_common() {
         ..Tuning::default()
     };
     assert_part_decides(&idx, q, "wide-visibility", off, "narrow-visibility");
+}
+
+/// A question in the reader's words that one symptom line of an entry says whole outranks
+/// an entry whose many symptom lines each share a word or two with it (BM25 over the lines
+/// together prefers the repeated words).
+#[test]
+fn a_question_matching_one_symptom_line_wins() {
+    let mut one_line = entry(
+        "queue-lag-reporting",
+        "queue",
+        "How the queue source reports its position",
+        &[],
+        "The source reports its position to the broker after each checkpoint.",
+        "",
+    );
+    one_line.symptoms = vec![
+        "consumer lag keeps growing although the job is not behind".into(),
+        "position reported late".into(),
+    ];
+    let mut scattered = entry(
+        "queue-slow-consumer",
+        "queue",
+        "When the queue source falls behind",
+        &[],
+        "A slow source falls behind the broker.",
+        "",
+    );
+    scattered.symptoms = vec![
+        "consumer is slow".into(),
+        "lag alerts from the consumer".into(),
+        "lag keeps growing every hour".into(),
+        "the job keeps restarting".into(),
+        "consumer lag in the dashboard".into(),
+    ];
+    let mut docs = vec![one_line, scattered];
+    docs.extend(fillers(
+        20,
+        "queue",
+        "Another queue question",
+        "Something else about the queue.",
+    ));
+    let idx = index_of(&docs);
+    let q = "consumer lag keeps growing but the job is not behind";
+    let off = Tuning {
+        symptom_weight: 0.0,
+        ..Tuning::default()
+    };
+    assert_part_decides(&idx, q, "queue-lag-reporting", off, "queue-slow-consumer");
 }
 
 /// The connector's name in one entry's error text makes that entry no likelier the answer

@@ -3,7 +3,8 @@
 //! the result assembly needs besides.
 
 use super::clauses::{
-    Stage, pair_clauses, prefix_clauses, quoted_clauses, term_clause, term_clauses, typo_clauses,
+    QueryTerms, Stage, pair_clauses, prefix_clauses, quoted_clauses, term_clause, term_clauses,
+    typo_clauses,
 };
 use super::text::{clamp_input, is_plain_words, is_stopword, unfinished_last_word};
 use super::words::{
@@ -14,7 +15,7 @@ use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
 use crate::analysis::analyze;
 use crate::paste::{LineRole, Paste, split_paste_with};
 use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use tantivy::Searcher;
 
 /// Lines of a paste compared with the top entry's error texts (for confidence).
@@ -55,16 +56,8 @@ pub(crate) fn build_query(
     let ranked = rank_words(&mut cands, &surfaces, n, tuning);
 
     let mut clauses: Vec<Clause> = Vec::new();
-    let mut field_terms: [HashMap<String, f32>; 6] = Default::default();
-    term_clauses(
-        &stage,
-        &cands,
-        &ranked,
-        n,
-        &named,
-        &mut clauses,
-        &mut field_terms,
-    );
+    let mut terms = QueryTerms::default();
+    term_clauses(&stage, &cands, &ranked, n, &named, &mut clauses, &mut terms);
     if tuning.phrase_pairs
         && let Some(root) = paste.root_cause.and_then(|r| paste.lines.get(r))
     {
@@ -75,7 +68,7 @@ pub(crate) fn build_query(
             &mut clauses,
         );
     }
-    quoted_clauses(&stage, &text, &mut dfc, &mut clauses, &mut field_terms);
+    quoted_clauses(&stage, &text, &mut dfc, &mut clauses, &mut terms.fields);
     let short = is_short_query(&paste);
     if tuning.typo_tolerance && short {
         typo_clauses(&stage, &surfaces, &unknown_surfaces, &mut clauses);
@@ -102,7 +95,8 @@ pub(crate) fn build_query(
     BuiltQuery {
         clauses,
         surfaces: kept,
-        field_terms,
+        field_terms: terms.fields,
+        symptom_terms: terms.symptoms,
         sig_lines: sig_lines(&paste),
         // The reader's prose around a one-line paste does not make it two lines.
         one_line: paste
@@ -211,6 +205,7 @@ fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
         clauses,
         surfaces,
         field_terms,
+        symptom_terms: BTreeMap::new(),
         sig_lines: Vec::new(),
         known_share: 1.0,
         named_connectors: Vec::new(),

@@ -6,7 +6,7 @@ use super::words::{Candidate, DfCache, Ranked, idf};
 use super::{Clause, ClauseKind, Tuning};
 use crate::analysis::{Tok, analyze};
 use crate::schema::{F_BODY, F_CODE, F_SIG, F_TAGS, F_TITLE, KbSchema, TEXT_FIELDS};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use tantivy::Term;
 use tantivy::query::{BoostQuery, FuzzyTermQuery, PhraseQuery, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
@@ -22,6 +22,15 @@ pub(super) struct Stage<'a> {
     pub boosts: [f32; 6],
     /// Whether the query is typed words (see `is_plain_words`), not pasted text.
     pub plain_words: bool,
+}
+
+/// The query terms the result assembly reads besides the clauses.
+#[derive(Default)]
+pub(super) struct QueryTerms {
+    /// Per text field (see [`super::BuiltQuery::field_terms`]).
+    pub fields: [HashMap<String, f32>; 6],
+    /// See [`super::BuiltQuery::symptom_terms`].
+    pub symptoms: BTreeMap<String, f32>,
 }
 
 pub(super) fn term_clause(kb: &KbSchema, field: usize, text: &str, boost: f32) -> Box<dyn Query> {
@@ -63,7 +72,7 @@ pub(super) fn term_clauses(
     n: u64,
     named: &[bool],
     clauses: &mut Vec<Clause>,
-    field_terms: &mut [HashMap<String, f32>; 6],
+    terms: &mut QueryTerms,
 ) {
     let tuning = stage.tuning;
     let word_df = |c: &Candidate| {
@@ -106,7 +115,11 @@ pub(super) fn term_clauses(
             surface: Some(c.surface),
             group: tuning.part_groups.then_some(c.group),
         });
-        field_terms[c.field].insert(c.text.clone(), c.weight * idf(word_df(c), n));
+        terms.fields[c.field].insert(c.text.clone(), c.weight * idf(word_df(c), n));
+        if c.field == F_TAGS {
+            // By idf alone: a connector's name weighs no more here than its rarity says.
+            terms.symptoms.insert(c.text.clone(), idf(word_df(c), n));
+        }
     }
 }
 

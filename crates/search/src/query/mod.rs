@@ -14,7 +14,7 @@ mod words;
 
 use crate::SearchOptions;
 use crate::schema::{KbSchema, TEXT_FIELDS};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use tantivy::Term;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, DisjunctionMaxQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
@@ -55,6 +55,9 @@ pub(crate) struct BuiltQuery {
     pub surfaces: Vec<(String, f32)>,
     /// Query terms per text field, for highlighting and matched-error selection.
     pub field_terms: [HashMap<String, f32>; 6],
+    /// The kept query words as the tags field analyses them, each with its idf: what a
+    /// symptom line of an entry is matched against (see `Tuning::symptom_weight`).
+    pub symptom_terms: BTreeMap<String, f32>,
     /// The signature-analyzed parts of each message and context line (not frames), for
     /// finding how much of an entry's error text the query repeats verbatim.
     pub sig_lines: Vec<Vec<String>>,

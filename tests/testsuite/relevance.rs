@@ -17,8 +17,9 @@ const MIN_CONFIDENT_RATE: f64 = 0.55;
 /// and entries improve. The set grew from 96 to 142 lines, then to 180 and 218 (reports not
 /// seen while tuning, most of the new ones answered by no entry): the floors follow what was
 /// measured on the grown set (218 lines: top-1 0.951, abstain 0.991, confident rate 0.35;
-/// 0.942 and 0.369 since 21 more documented error texts moved one near tie).
-const MIN_REALWORLD_TOP1: f64 = 0.94;
+/// 0.942 and 0.369 since 21 more documented error texts moved one near tie; 0.951 again
+/// with the signature cover at 0.65, the floor for pastes and traces).
+const MIN_REALWORLD_TOP1: f64 = 0.95;
 const MIN_REALWORLD_RECALL5: f64 = 0.97;
 const MIN_REALWORLD_ABSTAIN: f64 = 0.985;
 const MIN_REALWORLD_CONFIDENT_PRECISION: f64 = 0.97;

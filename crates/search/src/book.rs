@@ -354,10 +354,10 @@ impl BookIndex {
                 if named_boost > 1.0 && self.is_of_named_connector(&doc, built) {
                     score *= named_boost;
                 }
-                let symptom_match = if symptom_weight > 0.0 {
+                let (symptom_match, symptom_line) = if symptom_weight > 0.0 {
                     self.symptom_match(&doc, built)
                 } else {
-                    0.0
+                    (0.0, None)
                 };
                 let symptom_factor = 1.0 + symptom_weight * symptom_match;
                 score *= symptom_factor;
@@ -365,6 +365,7 @@ impl BookIndex {
                     score,
                     symptom_factor,
                     symptom_match,
+                    symptom_line,
                     doc,
                     matches: m,
                     errors,
@@ -382,6 +383,8 @@ impl BookIndex {
             score,
             doc,
             matches: m,
+            symptom_factor,
+            symptom_line,
             ..
         } in shown
         {
@@ -409,7 +412,13 @@ impl BookIndex {
                 snippet: snippet(body, &built.field_terms[F_BODY], Analyzer::Prose),
                 version_match,
                 fixed_in,
-                explain: opts.explain.then(|| explain_text(built, score, m)),
+                explain: opts.explain.then(|| {
+                    let mut text = explain_text(built, score, m);
+                    if let Some(line) = symptom_line.filter(|_| symptom_factor > 1.0) {
+                        text.push_str(&format!("  × {symptom_factor:.3}  symptom line  {line}\n"));
+                    }
+                    text
+                }),
             });
         }
         // Entries that do not affect the reader's version stay listed, below the rest.
@@ -421,29 +430,30 @@ impl BookIndex {
         })
     }
 
-    /// The largest share of the query's words (by idf) that one symptom line of `doc`, or its
-    /// title, holds (see `Tuning::symptom_weight`).
-    fn symptom_match(&self, doc: &TantivyDocument, built: &BuiltQuery) -> f32 {
+    /// The largest share of the query's words (by idf) that one symptom line of `doc` holds,
+    /// and that line (the first of equals; see `Tuning::symptom_weight`).
+    fn symptom_match(&self, doc: &TantivyDocument, built: &BuiltQuery) -> (f32, Option<String>) {
         let total: f32 = built.symptom_terms.values().sum();
+        let mut best: (f32, Option<String>) = (0.0, None);
         if total <= 0.0 {
-            return 0.0;
+            return best;
         }
-        doc.get_all(self.kb.symptoms)
-            .filter_map(|v| v.as_str())
-            .map(|line| {
-                let words: HashSet<String> = analyze(line, TEXT_FIELDS[F_TAGS].analyzer)
-                    .into_iter()
-                    .map(|t| t.text)
-                    .collect();
-                built
-                    .symptom_terms
-                    .iter()
-                    .filter(|(t, _)| words.contains(*t))
-                    .map(|(_, w)| w)
-                    .sum::<f32>()
-                    / total
-            })
-            .fold(0.0, f32::max)
+        for line in doc.get_all(self.kb.symptoms).filter_map(|v| v.as_str()) {
+            let words: HashSet<String> = analyze(line, TEXT_FIELDS[F_TAGS].analyzer)
+                .into_iter()
+                .map(|t| t.text)
+                .collect();
+            let held: f32 = built
+                .symptom_terms
+                .iter()
+                .filter(|(t, _)| words.contains(*t))
+                .map(|(_, w)| w)
+                .sum();
+            if held / total > best.0 {
+                best = (held / total, Some(line.to_string()));
+            }
+        }
+        best
     }
 
     /// A stored document's documented error texts.
@@ -499,6 +509,8 @@ struct Shown<'a> {
     symptom_factor: f32,
     /// See [`Signals::symptom_match`].
     symptom_match: f32,
+    /// The symptom line that matched best, for explain.
+    symptom_line: Option<String>,
     doc: TantivyDocument,
     matches: &'a Matches,
     errors: Vec<Vec<String>>,

@@ -580,6 +580,17 @@ fn a_question_matching_one_symptom_line_wins() {
         ..Tuning::default()
     };
     assert_part_decides(&idx, q, "queue-lag-reporting", off, "queue-slow-consumer");
+    // Explain names the line and its factor.
+    let opts = SearchOptions {
+        explain: true,
+        ..Default::default()
+    };
+    let r = idx.search(q, &opts).unwrap();
+    let explain = r.hits[0].explain.as_deref().unwrap_or("");
+    assert!(
+        explain.contains("symptom line  consumer lag keeps growing although the job is not behind"),
+        "{explain}"
+    );
 }
 
 /// The connector's name in one entry's error text makes that entry no likelier the answer

@@ -29,8 +29,8 @@ pub struct EvalArgs {
     /// Switch a ranking part off (ablation): paste-splitting, reader-prose, rarity-cut,
     /// phrase-pairs, typo, stopwords, field-dismax, shared-idf, query-intent, coverage,
     /// connector-mention, prefix, wrapper, outer-layers, template-divergence, sig-cover,
-    /// part-groups, soft-coverage, long-page, symptom-lines; divergence, connector-agreement, generic-errors,
-    /// word-confidence (confidence).
+    /// part-groups, soft-coverage, long-page, symptom-lines; divergence, connector-agreement,
+    /// generic-errors, word-confidence, error-query-share (confidence).
     /// Repeatable.
     #[arg(long, value_name = "PART")]
     pub ablate: Vec<String>,
@@ -40,9 +40,10 @@ pub struct EvalArgs {
     pub baseline: Option<Baseline>,
     /// Set a ranking constant, for tuning on a query set: a field boost (sig, ids, title,
     /// tags, body, code) or frame, other, prose, wrapper, outer, field-tie, coverage-weight,
-    /// shared-idf-mix, connector-weight, connector-hits, symptom-lines, pair-boost, plain-sig, paste-tags, max-terms, min-error-run, min-error-share,
-    /// min-known-share, min-word-coverage, min-word-known-share, min-word-margin, diverge-penalty,
-    /// sig-cover, soft-coverage-share.
+    /// shared-idf-mix, connector-weight, connector-hits, symptom-lines, pair-boost, plain-sig,
+    /// paste-tags, max-terms, min-error-run, min-error-share, min-known-share,
+    /// min-error-query-share, min-word-coverage, min-word-known-share, min-word-margin,
+    /// diverge-penalty, sig-cover, soft-coverage-share.
     /// Repeatable, e.g. `--tune sig=2 --tune body=1.5`.
     #[arg(long, value_name = "NAME=VALUE")]
     pub tune: Vec<String>,
@@ -56,7 +57,7 @@ pub enum Baseline {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 24] = [
+pub const ABLATIONS: [&str; 25] = [
     "paste-splitting",
     "reader-prose",
     "rarity-cut",
@@ -81,6 +82,7 @@ pub const ABLATIONS: [&str; 24] = [
     "connector-agreement",
     "generic-errors",
     "word-confidence",
+    "error-query-share",
 ];
 
 fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
@@ -98,6 +100,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             "connector-agreement" => t.connector_agreement = false,
             "generic-errors" => t.generic_errors = false,
             "word-confidence" => t.word_confidence = false,
+            "error-query-share" => t.min_error_query_share = 0.0,
             "rarity-cut" => t.rarity_cut = false,
             "phrase-pairs" => t.phrase_pairs = false,
             "typo" => t.typo_tolerance = false,
@@ -149,6 +152,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             (None, "paste-tags") => &mut t.paste_tags_factor,
             (None, "min-error-share") => &mut t.min_error_share,
             (None, "min-known-share") => &mut t.min_known_share,
+            (None, "min-error-query-share") => &mut t.min_error_query_share,
             (None, "min-word-coverage") => &mut t.min_word_coverage,
             (None, "min-word-known-share") => &mut t.min_word_known_share,
             (None, "min-word-margin") => &mut t.min_word_margin,

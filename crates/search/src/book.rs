@@ -179,6 +179,7 @@ impl BookIndex {
             _ => MARGIN_ALONE,
         };
         signals.symptom_match = first.symptom_match;
+        signals.plain_words = built.plain_words;
         signals.names_connector = self.is_of_named_connector(&first.doc, built);
         signals.other_connector = !built.named_connectors.is_empty() && !signals.names_connector;
         signals.generic_error = self.repeats_only_generic_errors(first, built, tuning);
@@ -187,6 +188,8 @@ impl BookIndex {
             signals.error_share,
             signals.error_diverges,
         ) = first.overlap;
+        let query_tokens: usize = built.sig_lines.iter().map(Vec::len).sum();
+        signals.error_query_share = signals.error_run as f32 / query_tokens.max(1) as f32;
         signals
     }
 
@@ -536,8 +539,11 @@ fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
     if tuning.plain_bm25 {
         return true;
     }
+    // In one line, the error repeated must be a fair part of it: a long question around a
+    // quoted error asks about more than the error (see `Tuning::min_error_query_share`).
     let repeats_error = repeats_error_text(s.error_run, s.error_share, s.error_diverges, tuning)
-        && s.known_share >= tuning.min_known_share;
+        && s.known_share >= tuning.min_known_share
+        && (!s.one_line || s.error_query_share >= tuning.min_error_query_share);
     // One line nearly all in the first hit's words, with the hit well ahead.
     let in_its_words = tuning.word_confidence
         && s.one_line

@@ -593,6 +593,54 @@ fn a_question_matching_one_symptom_line_wins() {
     );
 }
 
+/// The error pasted alone is a confident answer; the same error quoted in a long question
+/// about more than the error is not (see `Tuning::min_error_query_share`).
+#[test]
+fn a_long_question_quoting_an_error_is_not_a_confident_answer() {
+    let mut docs = vec![entry(
+        "pool-exhausted",
+        "pool",
+        "The pool sink fails: widget pool exhausted",
+        &["Widget pool exhausted while allocating frames for the sink writer"],
+        "Raise the widget pool size.",
+        "",
+    )];
+    // The question's other words are the book's words, but not this entry's.
+    docs.extend(fillers(
+        10,
+        "pool",
+        "Another pool question",
+        "The nightly job on the staging cluster restarted every worker twice, checked the \
+         network and the disks, and still failed the same way every night around two in the \
+         morning. What else could make it fail like this when it is already raised?",
+    ));
+    let idx = index_of(&docs);
+    let error = "Widget pool exhausted while allocating frames for the sink writer";
+    assert_eq!(
+        top_confident(&idx, error, Tuning::default()),
+        ("pool-exhausted".to_string(), true)
+    );
+    let question = format!(
+        "The nightly job on the staging cluster failed with: {error}, and we already raised \
+         the pool size as the docs suggest, restarted every worker twice, checked the network \
+         and the disks, and it still fails the same way every night around two in the morning, \
+         so what else could make the staging cluster fail like this when the pool size is \
+         already raised and every worker was restarted twice"
+    );
+    assert_eq!(
+        top_confident(&idx, &question, Tuning::default()),
+        ("pool-exhausted".to_string(), false)
+    );
+    let off = Tuning {
+        min_error_query_share: 0.0,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        top_confident(&idx, &question, off),
+        ("pool-exhausted".to_string(), true)
+    );
+}
+
 /// The connector's name in one entry's error text makes that entry no likelier the answer
 /// than the connector's other entries: a word naming a connector is not matched in the
 /// signature field (its ranking effect is measured on real users' queries, see

@@ -173,13 +173,12 @@ impl BookIndex {
         signals.one_line = built.one_line;
         // Before the symptom match: it orders the hits, but a margin it widens made a wrong
         // answer confident (see `Tuning::symptom_weight`).
-        let unmatched = |s: &Shown<'_>| s.score / s.symptom_factor;
+        let unmatched = |s: &Shown<'_>| s.score / symptom_factor(s.symptom_match, tuning);
         signals.margin = match shown.get(1) {
             Some(second) if unmatched(second) > 0.0 => unmatched(first) / unmatched(second),
             _ => MARGIN_ALONE,
         };
         signals.symptom_match = first.symptom_match;
-        signals.plain_words = built.plain_words;
         signals.names_connector = self.is_of_named_connector(&first.doc, built);
         signals.other_connector = !built.named_connectors.is_empty() && !signals.names_connector;
         signals.generic_error = self.repeats_only_generic_errors(first, built, tuning);
@@ -357,18 +356,15 @@ impl BookIndex {
                 if named_boost > 1.0 && self.is_of_named_connector(&doc, built) {
                     score *= named_boost;
                 }
-                let (symptom_match, symptom_line) = if symptom_weight > 0.0 {
-                    self.symptom_match(&doc, built)
+                let symptom_match = if symptom_weight > 0.0 {
+                    self.symptom_match(&doc, built).0
                 } else {
-                    (0.0, None)
+                    0.0
                 };
-                let symptom_factor = 1.0 + symptom_weight * symptom_match;
-                score *= symptom_factor;
+                score *= symptom_factor(symptom_match, &opts.tuning);
                 Shown {
                     score,
-                    symptom_factor,
                     symptom_match,
-                    symptom_line,
                     doc,
                     matches: m,
                     errors,
@@ -386,8 +382,7 @@ impl BookIndex {
             score,
             doc,
             matches: m,
-            symptom_factor,
-            symptom_line,
+            symptom_match,
             ..
         } in shown
         {
@@ -417,8 +412,12 @@ impl BookIndex {
                 fixed_in,
                 explain: opts.explain.then(|| {
                     let mut text = explain_text(built, score, m);
-                    if let Some(line) = symptom_line.filter(|_| symptom_factor > 1.0) {
-                        text.push_str(&format!("  × {symptom_factor:.3}  symptom line  {line}\n"));
+                    // The line is looked up again: explain is rare, the search is not.
+                    if let (true, Some(line)) =
+                        (symptom_match > 0.0, self.symptom_match(&doc, built).1)
+                    {
+                        let factor = symptom_factor(symptom_match, &opts.tuning);
+                        text.push_str(&format!("  × {factor:.3}  symptom line  {line}\n"));
                     }
                     text
                 }),
@@ -435,9 +434,13 @@ impl BookIndex {
 
     /// The largest share of the query's words (by idf) that one symptom line of `doc` holds,
     /// and that line (the first of equals; see `Tuning::symptom_weight`).
-    fn symptom_match(&self, doc: &TantivyDocument, built: &BuiltQuery) -> (f32, Option<String>) {
+    fn symptom_match<'d>(
+        &self,
+        doc: &'d TantivyDocument,
+        built: &BuiltQuery,
+    ) -> (f32, Option<&'d str>) {
         let total: f32 = built.symptom_terms.values().sum();
-        let mut best: (f32, Option<String>) = (0.0, None);
+        let mut best: (f32, Option<&'d str>) = (0.0, None);
         if total <= 0.0 {
             return best;
         }
@@ -453,7 +456,7 @@ impl BookIndex {
                 .map(|(_, w)| w)
                 .sum();
             if held / total > best.0 {
-                best = (held / total, Some(line.to_string()));
+                best = (held / total, Some(line));
             }
         }
         best
@@ -508,16 +511,17 @@ impl BookIndex {
 /// differently).
 struct Shown<'a> {
     score: f32,
-    /// The factor of the symptom match in `score` (1: none).
-    symptom_factor: f32,
-    /// See [`Signals::symptom_match`].
+    /// See [`Signals::symptom_match`] (0 when the part is off or the query is pasted).
     symptom_match: f32,
-    /// The symptom line that matched best, for explain.
-    symptom_line: Option<String>,
     doc: TantivyDocument,
     matches: &'a Matches,
     errors: Vec<Vec<String>>,
     overlap: (usize, f32, bool),
+}
+
+/// The factor a symptom match gives a shown hit's score (see `Tuning::symptom_weight`).
+fn symptom_factor(symptom_match: f32, tuning: &crate::Tuning) -> f32 {
+    1.0 + tuning.symptom_weight.max(0.0) * symptom_match
 }
 
 /// The number of hits `opts` asks for.

@@ -193,8 +193,6 @@ pub struct Signals {
     /// The largest share of typed words (by idf) that one symptom line of the first hit
     /// holds (0 for pasted text; see [`Tuning::symptom_weight`]).
     pub symptom_match: f32,
-    /// Whether the query is typed words (a question, keywords) rather than pasted text.
-    pub plain_words: bool,
     /// `error_run` over the number of the query's signature tokens (its message and context
     /// lines): how much of the query the repeated error text is.
     pub error_query_share: f32,

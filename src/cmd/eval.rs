@@ -26,7 +26,8 @@ pub struct EvalArgs {
     /// The built site to search (default: the book's build directory), e.g. a `--dest` of `kbook build`.
     #[arg(long, value_name = "DIR")]
     pub site: Option<PathBuf>,
-    /// Switch a ranking part off (ablation): paste-splitting, reader-prose, rarity-cut,
+    /// Switch a ranking part off (ablation): paste-splitting, reader-prose,
+    /// punctuated-questions, rarity-cut,
     /// phrase-pairs, typo, stopwords, field-dismax, shared-idf, query-intent, coverage,
     /// connector-mention, prefix, wrapper, outer-layers, template-divergence, sig-cover,
     /// part-groups, soft-coverage, long-page, symptom-lines; divergence, connector-agreement,
@@ -57,9 +58,10 @@ pub enum Baseline {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 25] = [
+pub const ABLATIONS: [&str; 26] = [
     "paste-splitting",
     "reader-prose",
+    "punctuated-questions",
     "rarity-cut",
     "phrase-pairs",
     "typo",
@@ -94,6 +96,7 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
         match a.as_str() {
             "paste-splitting" => t.paste_splitting = false,
             "reader-prose" => t.reader_prose = false,
+            "punctuated-questions" => t.punctuated_questions = false,
             "divergence" => t.no_divergence = false,
             "template-divergence" => t.diverge_penalty = 1.0,
             "sig-cover" => t.sig_cover_weight = 0.0,

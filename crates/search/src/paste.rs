@@ -205,6 +205,35 @@ fn is_pasted(t: &str) -> bool {
     is_machine_shaped(t) || t.split_whitespace().count() >= 6
 }
 
+/// Whether a line reads as typed words with some punctuation, not as a machine's text: the
+/// reader's prose (see [`reader_prose`]), or a sentence of four words or more, nearly all
+/// plain words, with no error shape, none of the separators messages print (`:`, `=`, `;`,
+/// braces) and no value in single quotes (`Unknown column 'id' in 'field list'`). Questions
+/// carry parentheses, double quotes around an option name and markdown emphasis (`why are
+/// rows missing (upsert mode)`, `does **"scan.startup.mode"** apply after a restore`).
+pub fn is_typed_sentence(t: &str) -> bool {
+    if reader_prose(t).is_some() {
+        return true;
+    }
+    if is_machine_error(t)
+        || t.contains("Exception")
+        || t.contains([':', '=', ';', '{', '}'])
+        || t.split_whitespace().any(|w| w.starts_with('\''))
+    {
+        return false;
+    }
+    let words: Vec<&str> = t
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let plain = words
+        .iter()
+        .filter(|w| w.chars().all(|c| c.is_ascii_alphabetic() || c == '\''))
+        .count();
+    words.len() >= 4 && plain * 10 >= words.len() * 8
+}
+
 /// In which script a line is the reader's own words (see [`reader_prose`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ProseScript {

@@ -534,11 +534,9 @@ fn a_named_connector_counts_even_when_its_name_is_common() {
     assert_part_decides(&idx, q, "wide-visibility", off, "narrow-visibility");
 }
 
-/// A question in the reader's words that one symptom line of an entry says whole outranks
-/// an entry whose many symptom lines each share a word or two with it (BM25 over the lines
-/// together prefers the repeated words).
-#[test]
-fn a_question_matching_one_symptom_line_wins() {
+/// Two entries of one connector: one says the question in one symptom line, the other has
+/// its words scattered over several.
+fn symptom_docs() -> Vec<EntryDoc> {
     let mut one_line = entry(
         "queue-lag-reporting",
         "queue",
@@ -573,7 +571,15 @@ fn a_question_matching_one_symptom_line_wins() {
         "Another queue question",
         "Something else about the queue.",
     ));
-    let idx = index_of(&docs);
+    docs
+}
+
+/// A question in the reader's words that one symptom line of an entry says whole outranks
+/// an entry whose many symptom lines each share a word or two with it (BM25 over the lines
+/// together prefers the repeated words).
+#[test]
+fn a_question_matching_one_symptom_line_wins() {
+    let idx = index_of(&symptom_docs());
     let q = "consumer lag keeps growing but the job is not behind";
     let off = Tuning {
         symptom_weight: 0.0,
@@ -591,6 +597,19 @@ fn a_question_matching_one_symptom_line_wins() {
         explain.contains("symptom line  consumer lag keeps growing although the job is not behind"),
         "{explain}"
     );
+}
+
+/// A question with a question's punctuation (an aside in parentheses) is still typed words:
+/// the parts for questions, such as symptom lines, apply to it.
+#[test]
+fn a_question_with_an_aside_in_parentheses_is_typed_words() {
+    let idx = index_of(&symptom_docs());
+    let q = "consumer lag keeps growing (the job is not behind)";
+    let off = Tuning {
+        punctuated_questions: false,
+        ..Tuning::default()
+    };
+    assert_part_decides(&idx, q, "queue-lag-reporting", off, "queue-slow-consumer");
 }
 
 /// The error pasted alone is a confident answer; the same error quoted in a long question

@@ -37,7 +37,7 @@ pub(crate) fn build_query(
     let n = searcher.num_docs().max(1);
     let mut dfc = DfCache::new(searcher, kb);
     let paste = split_paste_with(&text, tuning.reader_prose);
-    let plain_words = is_plain_words(&paste);
+    let plain_words = is_plain_words(&paste, tuning.punctuated_questions);
     let stage = Stage {
         kb,
         tuning,

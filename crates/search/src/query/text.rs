@@ -292,7 +292,18 @@ const STOPWORDS: &[&str] = &[
 /// Whether the query is typed words (a question or keywords), not a pasted error: one line,
 /// no error punctuation (`:`, `=`, brackets, quotes) and no identifiers (dotted, snake_case,
 /// CamelCase, codes with digits). All-caps words (`PRIMARY KEY`) may appear in questions.
-pub(super) fn is_plain_words(paste: &crate::paste::Paste<'_>) -> bool {
+/// With `punctuated`, also lines that are all typed sentences with a question's punctuation
+/// (see [`crate::paste::is_typed_sentence`]).
+pub(super) fn is_plain_words(paste: &crate::paste::Paste<'_>, punctuated: bool) -> bool {
+    if punctuated
+        && !paste.lines.is_empty()
+        && paste
+            .lines
+            .iter()
+            .all(|l| crate::paste::is_typed_sentence(l.text))
+    {
+        return true;
+    }
     let [line] = paste.lines.as_slice() else {
         return false;
     };
@@ -380,7 +391,7 @@ mod tests {
 
     #[test]
     fn plain_words_versus_pasted_errors() {
-        let plain = |q: &str| is_plain_words(&split_paste(q));
+        let plain = |q: &str| is_plain_words(&split_paste(q), true);
         assert!(plain(
             "does flink detect new kafka partitions automatically"
         ));
@@ -391,6 +402,15 @@ mod tests {
         assert!(!plain("sls batchGetSize oom"));
         assert!(!plain("max_poll_records too small"));
         assert!(!plain("Caused by: x\n\tat a.b.C.m(C.java:1)"));
+        // A question's punctuation, but not a message's.
+        assert!(plain("why are rows missing in the sink (upsert mode)"));
+        assert!(plain(
+            r#"does **"scan.startup.mode"** apply after a restore"#
+        ));
+        assert!(!plain(
+            "Could not find a 'KafkaClient' entry in the JAAS configuration"
+        ));
+        assert!(!plain("Failed to fetch metadata; retrying (attempt 3)"));
         assert!(!plain(""));
     }
 

@@ -27,11 +27,11 @@ pub struct EvalArgs {
     #[arg(long, value_name = "DIR")]
     pub site: Option<PathBuf>,
     /// Switch a ranking part off (ablation): paste-splitting, reader-prose,
-    /// punctuated-questions, rarity-cut,
-    /// phrase-pairs, typo, stopwords, field-dismax, shared-idf, query-intent, coverage,
-    /// connector-mention, prefix, wrapper, outer-layers, template-divergence, sig-cover,
-    /// part-groups, soft-coverage, long-page, symptom-lines; divergence, connector-agreement,
-    /// generic-errors, word-confidence, error-query-share (confidence).
+    /// punctuated-questions, rarity-cut, phrase-pairs, typo, stopwords, field-dismax,
+    /// shared-idf, query-intent, coverage, connector-mention, prefix, wrapper, outer-layers,
+    /// template-divergence, sig-cover, part-groups, soft-coverage, long-page, symptom-lines;
+    /// divergence, connector-agreement, generic-errors, word-confidence, error-query-share
+    /// (confidence).
     /// Repeatable.
     #[arg(long, value_name = "PART")]
     pub ablate: Vec<String>,

@@ -37,7 +37,7 @@ const FLAGS = fs
   .filter((f) => f.trim());
 
 function parseArgs(argv) {
-  const a = { site: null, queries: null, pagefind: null, chromium: process.env.CHROMIUM || "/usr/bin/chromium" };
+  const a = { site: null, queries: null, pagefind: null, limit: 10, chromium: process.env.CHROMIUM || "/usr/bin/chromium" };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
@@ -48,9 +48,10 @@ function parseArgs(argv) {
     else if (k === "--queries") a.queries = v();
     else if (k === "--pagefind") a.pagefind = v();
     else if (k === "--chromium") a.chromium = v();
+    else if (k === "--limit") a.limit = Math.max(1, Number(v()) || 10);
     else throw new Error(`unknown argument ${k}`);
   }
-  if (!a.site || !a.queries) throw new Error("usage: search-bench.mjs --site DIR --queries FILE [--pagefind WORKDIR]");
+  if (!a.site || !a.queries) throw new Error("usage: search-bench.mjs --site DIR --queries FILE [--limit N] [--pagefind WORKDIR]");
   return a;
 }
 
@@ -146,7 +147,7 @@ async function measureOnce(args, root, startPage, init, search, queries) {
     if (init) await page.evaluate(init);
     counted();
     bytes = 0;
-    const first_ms = await page.evaluate(search, queries[0]);
+    const first_ms = await page.evaluate(search, [queries[0], args.limit]);
     await settle();
     counted();
     const first_bytes = bytes;
@@ -154,7 +155,7 @@ async function measureOnce(args, root, startPage, init, search, queries) {
     const sizes = [];
     for (const q of queries.slice(1)) {
       bytes = 0;
-      times.push(await page.evaluate(search, q));
+      times.push(await page.evaluate(search, [q, args.limit]));
       await settle();
       counted();
       sizes.push(bytes);
@@ -162,7 +163,7 @@ async function measureOnce(args, root, startPage, init, search, queries) {
     // The same searches again, with everything they read already loaded: the engine's own
     // time, without fetching (the difference to next_ms is what fetch rounds cost).
     const repeat = [];
-    for (const q of queries.slice(1)) repeat.push(await page.evaluate(search, q));
+    for (const q of queries.slice(1)) repeat.push(await page.evaluate(search, [q, args.limit]));
     return {
       load_bytes,
       first_bytes,
@@ -241,9 +242,9 @@ async function main() {
     args.site,
     "search.html",
     null,
-    async (q) => {
+    async ([q, limit]) => {
       const t = performance.now();
-      await window.kbook.search(q, { limit: 10 });
+      await window.kbook.search(q, { limit });
       return performance.now() - t;
     },
     queries,
@@ -252,13 +253,13 @@ async function main() {
     fs.rmSync(args.pagefind, { recursive: true, force: true });
     fs.mkdirSync(args.pagefind, { recursive: true });
     const built = await buildPagefind(args.site, args.pagefind);
-    // A search, and the data (title, URL, excerpt) of its top 10: what a result list shows.
+    // A search, and the data (title, URL, excerpt) of its top results: what a result list shows.
     const m = await measure(
       args,
       args.pagefind,
       "index.html",
       null,
-      async (q) => {
+      async ([q, limit]) => {
         const t = performance.now();
         window.__pf = window.__pf || (await import("/pagefind/pagefind.js"));
         let s = null;
@@ -267,7 +268,7 @@ async function main() {
         } catch (e) {
           s = null; // a query Pagefind cannot handle finds nothing
         }
-        await Promise.all((s?.results || []).slice(0, 10).map((r) => r.data()));
+        await Promise.all((s?.results || []).slice(0, limit).map((r) => r.data()));
         return performance.now() - t;
       },
       queries,

@@ -148,3 +148,58 @@ fn chinese_book_queries_meet_the_quality_floor() {
         floor(&report["by_style"][style], "top1", MIN_ZH_STYLE_TOP1);
     }
 }
+
+/// The search box asks for 8 hits, the terminal for 10 and the results page for 20: the
+/// shorter lists are the start of the longer one (the factors applied to the hits shown
+/// reorder the same first hits whatever the number asked for).
+#[test]
+fn fewer_hits_asked_for_are_the_start_of_more() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dest = tempfile::tempdir().expect("tempdir");
+    let out = kbook()
+        .args(["build", "--book"])
+        .arg(repo)
+        .arg("--dest")
+        .arg(dest.path())
+        .output()
+        .expect("run kbook build");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(repo.join("tests/queries.jsonl")).expect("queries");
+    let ids = |q: &str, limit: usize| -> Vec<String> {
+        let out = kbook()
+            .args(["search", "--json", "--limit", &limit.to_string(), "--site"])
+            .arg(dest.path())
+            .args(["--", q])
+            .output()
+            .expect("run kbook search");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("search JSON");
+        v["hits"]
+            .as_array()
+            .expect("hits")
+            .iter()
+            .map(|h| h["id"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let mut differ = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let q: serde_json::Value = serde_json::from_str(line).expect("query line");
+        let q = q["q"].as_str().expect("q");
+        let (box_hits, page_hits) = (ids(q, 8), ids(q, 20));
+        if page_hits.len() < box_hits.len() || page_hits[..box_hits.len()] != box_hits[..] {
+            differ.push(q.to_string());
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "8 hits are not the first of 20 for: {differ:#?}"
+    );
+}

@@ -17,6 +17,11 @@ const MAX_LIMIT: usize = 200;
 const SNIPPET_CHARS: usize = 220;
 /// Candidates reranked by coverage (see [`crate::Tuning::coverage_rerank`]).
 const RERANK_DEPTH: usize = 50;
+/// The first hits that `finish` reorders (symptom lines, error texts, the connector named)
+/// whatever the number asked for, and before the hits after them: a list asked for with a
+/// smaller limit is the start of a longer one. 10 reads two stored documents more than the
+/// search box's 8 (see bench/results/relevance-real-users.md).
+const FINISH_DEPTH: usize = 10;
 /// A body this many times the book's average length is a long page (see
 /// `damp_long_pages`). At 2 and 3 the bundled book's sets do not move; entries there are
 /// within a few times the average, reference pages of imported docs tens of times.
@@ -110,10 +115,10 @@ impl BookIndex {
         built: &BuiltQuery,
         opts: &SearchOptions,
     ) -> Result<Scored, SearchError> {
-        // The second hit's score decides the margin of confidence: it is scored (and its
-        // document read) even when one hit is shown, so the margin is never taken as unbounded
-        // for want of a second hit.
-        let limit = shown_limit(opts).max(2);
+        // At least FINISH_DEPTH hits go to `finish`, which reorders them among themselves: the
+        // search box's 8 are then the results page's first 8 and the terminal's. The second
+        // hit also decides the margin of confidence.
+        let limit = shown_limit(opts).max(FINISH_DEPTH);
         let mut top: Vec<(Occur, Box<dyn Query>)> =
             vec![(Occur::Must, built.scoring_query(&opts.tuning))];
         top.extend(
@@ -128,7 +133,7 @@ impl BookIndex {
         } else {
             limit
         };
-        // Stored documents are read only for the hits shown and the second one (in the
+        // Stored documents are read only for the hits shown, at least FINISH_DEPTH (in the
         // browser each may cost a fetched block); the version of an entry only reorders them.
         let mut hits: Vec<Candidate> = self
             .searcher
@@ -277,8 +282,8 @@ impl BookIndex {
         Ok(())
     }
 
-    /// The results of `scored`: reads the documents of the shown hits (and of the second,
-    /// for the margin), then keeps the hits asked for.
+    /// The results of `scored`: reads the documents of its hits (the hits asked for, at least
+    /// FINISH_DEPTH), reorders them, then keeps the hits asked for.
     pub(crate) fn finish(
         &self,
         built: &BuiltQuery,
@@ -372,8 +377,12 @@ impl BookIndex {
                 }
             })
             .collect();
-        // Stable: equal scores keep the ranked order.
-        shown.sort_by(|a, b| b.score.total_cmp(&a.score));
+        // Stable: equal scores keep the ranked order. The first FINISH_DEPTH hits and the
+        // rest are reordered apart, so the number asked for never changes the first ones.
+        let split = shown.len().min(FINISH_DEPTH);
+        let (head, tail) = shown.split_at_mut(split);
+        head.sort_by(|a, b| b.score.total_cmp(&a.score));
+        tail.sort_by(|a, b| b.score.total_cmp(&a.score));
         let signals = self.signals(built, &shown, &opts.tuning);
         let confident = !shown.is_empty() && is_confident(&signals, &opts.tuning);
         shown.truncate(shown_limit(opts));

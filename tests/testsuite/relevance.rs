@@ -43,8 +43,8 @@ fn kbook() -> Command {
     Command::new(env!("CARGO_BIN_EXE_kbook"))
 }
 
-/// Builds `book` into a temporary directory and runs `kbook eval --json` on `queries`.
-fn eval(book: &Path, queries: &Path) -> serde_json::Value {
+/// Builds `book` into a temporary directory.
+fn build(book: &Path) -> tempfile::TempDir {
     let dest = tempfile::tempdir().expect("tempdir");
     let out = kbook()
         .arg("build")
@@ -59,6 +59,12 @@ fn eval(book: &Path, queries: &Path) -> serde_json::Value {
         "kbook build failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    dest
+}
+
+/// Builds `book` into a temporary directory and runs `kbook eval --json` on `queries`.
+fn eval(book: &Path, queries: &Path) -> serde_json::Value {
+    let dest = build(book);
     let out = kbook()
         .arg("eval")
         .arg("--queries")
@@ -155,19 +161,7 @@ fn chinese_book_queries_meet_the_quality_floor() {
 #[test]
 fn fewer_hits_asked_for_are_the_start_of_more() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dest = tempfile::tempdir().expect("tempdir");
-    let out = kbook()
-        .args(["build", "--book"])
-        .arg(repo)
-        .arg("--dest")
-        .arg(dest.path())
-        .output()
-        .expect("run kbook build");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let dest = build(repo);
     let text = std::fs::read_to_string(repo.join("tests/queries.jsonl")).expect("queries");
     let ids = |q: &str, limit: usize| -> Vec<String> {
         let out = kbook()

@@ -222,11 +222,20 @@ pub fn is_typed_sentence(t: &str) -> bool {
     {
         return false;
     }
-    let words: Vec<&str> = t
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+    mostly_plain_words(&line_words(t, |c| !c.is_alphanumeric()))
+}
+
+/// The whitespace-separated words of `t`, with the characters `trim` says trimmed from
+/// their ends; empty ones left out.
+fn line_words(t: &str, trim: impl Fn(char) -> bool) -> Vec<&str> {
+    t.split_whitespace()
+        .map(|w| w.trim_matches(&trim))
         .filter(|w| !w.is_empty())
-        .collect();
+        .collect()
+}
+
+/// Four words or more, nearly all (80 %) plain words: letters and apostrophes only.
+fn mostly_plain_words(words: &[&str]) -> bool {
     let plain = words
         .iter()
         .filter(|w| w.chars().all(|c| c.is_ascii_alphabetic() || c == '\''))
@@ -267,21 +276,10 @@ fn is_english_prose(t: &str) -> bool {
     const READER: [&str; 11] = [
         "i", "i'm", "i've", "i'd", "we", "we're", "we've", "my", "our", "me", "us",
     ];
-    let words: Vec<&str> = t
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| {
-                matches!(c, ',' | '.' | ';' | ':' | '!' | '?' | '(' | ')' | '"')
-            })
-        })
-        .filter(|w| !w.is_empty())
-        .collect();
-    let plain = words
-        .iter()
-        .filter(|w| w.chars().all(|c| c.is_ascii_alphabetic() || c == '\''))
-        .count();
-    words.len() >= 4
-        && plain * 10 >= words.len() * 8
+    let words = line_words(t, |c| {
+        matches!(c, ',' | '.' | ';' | ':' | '!' | '?' | '(' | ')' | '"')
+    });
+    mostly_plain_words(&words)
         && words
             .iter()
             .any(|w| READER.contains(&w.to_ascii_lowercase().as_str()))

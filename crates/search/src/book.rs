@@ -187,11 +187,9 @@ impl BookIndex {
         signals.names_connector = self.is_of_named_connector(&first.doc, built);
         signals.other_connector = !built.named_connectors.is_empty() && !signals.names_connector;
         signals.generic_error = self.repeats_only_generic_errors(first, built, tuning);
-        (
-            signals.error_run,
-            signals.error_share,
-            signals.error_diverges,
-        ) = first.overlap;
+        signals.error_run = first.overlap.run;
+        signals.error_share = first.overlap.share;
+        signals.error_diverges = first.overlap.diverges();
         let query_tokens: usize = built.sig_lines.iter().map(Vec::len).sum();
         signals.error_query_share = signals.error_run as f32 / query_tokens.max(1) as f32;
         signals
@@ -233,8 +231,8 @@ impl BookIndex {
         }
         let generic = error_tokens(&generic);
         let repeats_generic = generic.iter().any(|toks| {
-            let (run, share, _) = error_overlap(std::slice::from_ref(toks), &built.sig_lines);
-            run >= tuning.min_error_run.min(toks.len()) && share >= tuning.min_error_share
+            let o = error_overlap(std::slice::from_ref(toks), &built.sig_lines);
+            o.run >= tuning.min_error_run.min(toks.len()) && o.share >= tuning.min_error_share
         });
         // The hit's other error texts, from the tokens its ranking already analysed.
         let own: Vec<Vec<String>> = hit
@@ -243,8 +241,8 @@ impl BookIndex {
             .filter(|toks| !generic.contains(toks))
             .cloned()
             .collect();
-        let (run, share, diverges) = error_overlap(&own, &built.sig_lines);
-        repeats_generic && !repeats_error_text(run, share, diverges, tuning)
+        let o = error_overlap(&own, &built.sig_lines);
+        repeats_generic && !repeats_error_text(o.run, o.share, o.diverges(), tuning)
     }
 
     /// Scores of hits whose body is more than [`LONG_PAGE`] times the book's average length,
@@ -351,7 +349,9 @@ impl BookIndex {
                 // Each error text is analysed once, for both checks.
                 let errors = error_tokens(&self.error_texts(&doc));
                 let overlap = error_overlap(&errors, &built.sig_lines);
-                let demoted = overlap.0 >= opts.tuning.min_error_run && overlap.2;
+                // Only a different outcome after the run: a different word before it may be a
+                // value (`… at SourceInfo [… databaseName=null], but this is no longer …`).
+                let demoted = overlap.run >= opts.tuning.min_error_run && overlap.after;
                 let mut score = if demoted { score * penalty } else { score };
                 if cover_weight > 0.0 {
                     let share = sig_share(built, m);
@@ -516,8 +516,7 @@ impl BookIndex {
 }
 
 /// A shown hit with its document, the clauses it matched, its error texts' signature tokens
-/// and how the query overlaps them (longest run, share of that error, whether both go on
-/// differently).
+/// and how the query overlaps them.
 struct Shown<'a> {
     score: f32,
     /// See [`Signals::symptom_match`] (0 when the part is off or the query is pasted).
@@ -525,7 +524,25 @@ struct Shown<'a> {
     doc: TantivyDocument,
     matches: &'a Matches,
     errors: Vec<Vec<String>>,
-    overlap: (usize, f32, bool),
+    overlap: Overlap,
+}
+
+/// How a query overlaps a hit's error texts: the longest run of tokens shared with one of
+/// them, that run's share of the error's length, and whether both texts differ right after
+/// (`after`) or right before (`before`) the run (see [`differ_around`]).
+#[derive(Clone, Copy)]
+struct Overlap {
+    run: usize,
+    share: f32,
+    after: bool,
+    before: bool,
+}
+
+impl Overlap {
+    /// Another message of the same template.
+    fn diverges(&self) -> bool {
+        self.after || self.before
+    }
 }
 
 /// The factor a symptom match gives a shown hit's score (see `Tuning::symptom_weight`).
@@ -594,22 +611,56 @@ fn error_tokens(errors: &[&str]) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The longest run of consecutive tokens shared by a query line and one error text, that
-/// run's share of the error's length, and whether both texts go on differently after it.
-fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> (usize, f32, bool) {
-    let mut best = (0usize, 0.0f32, true);
+/// The longest run of consecutive tokens shared by a query line and one error text (see
+/// [`Overlap`]).
+fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> Overlap {
+    let mut best = Overlap {
+        run: 0,
+        share: 0.0,
+        after: true,
+        before: false,
+    };
     for toks in errors {
         for line in lines {
             let (run, end_err, end_line) = longest_common_run(toks, line);
             let share = run as f32 / toks.len() as f32;
-            let diverges = end_err < toks.len() && end_line < line.len();
+            let (after, before) = differ_around(toks, line, run, end_err, end_line);
+            let o = Overlap {
+                run,
+                share,
+                after,
+                before,
+            };
             // Longer runs first; among equal ones the run that does not diverge.
-            if (run, share, !diverges) > (best.0, best.1, !best.2) {
-                best = (run, share, diverges);
+            if (o.run, o.share, !o.diverges()) > (best.run, best.share, !best.diverges()) {
+                best = o;
             }
         }
     }
     best
+}
+
+/// Whether an error text and a query line that share a run (ending at `end_err`,
+/// `end_line`) differ right after it, both going on with different tokens (`… is not set`
+/// against `… is /tmp/jaas.conf`), and right before it, both with a different plain word
+/// (`Incorrect datetime value … at row 1` against `Incorrect string value … at row 1`).
+/// Before the run only words count: a differing identifier there (`partition aaa-1 could
+/// be …`) is a value in the same message.
+fn differ_around(
+    err: &[String],
+    line: &[String],
+    run: usize,
+    end_err: usize,
+    end_line: usize,
+) -> (bool, bool) {
+    let after = end_err < err.len() && end_line < line.len();
+    let word = |t: Option<&String>| t.is_some_and(|t| t.chars().all(char::is_alphabetic));
+    let before = run > 0
+        && end_err > run
+        && end_line > run
+        && word(err.get(end_err - run - 1))
+        && word(line.get(end_line - run - 1));
+    (after, before)
 }
 
 /// The share of a hit's clause scores that came from signature clauses.

@@ -172,8 +172,9 @@ pub struct Signals {
     /// That run over the length of that error text (1: the query repeats the whole error).
     pub error_share: f32,
     /// Whether, right after that run, the query line and the error text both go on with
-    /// different words (`… is not set` against `… is /tmp/jaas.conf`): the same message
-    /// template with another outcome.
+    /// different words (`… is not set` against `… is /tmp/jaas.conf`), or right before it
+    /// both have a different word (`Incorrect datetime value` against `Incorrect string
+    /// value`): the same message template with another outcome.
     pub error_diverges: bool,
     /// Share of the query's words that occur anywhere in the book.
     pub known_share: f32,

@@ -934,6 +934,55 @@ fn an_error_pasted_from_another_connector_is_not_confident() {
 }
 
 #[test]
+fn another_message_of_the_same_template_is_not_confident() {
+    let docs = vec![
+        entry(
+            "four-byte-utf8",
+            "mysql",
+            "MySQL sink rejects emoji: Incorrect string value",
+            &[
+                "java.sql.BatchUpdateException: Incorrect string value: '\\xF0\\x9F\\x98\\x80' for column 'name' at row 1",
+            ],
+            "The column's character set is utf8, which holds no 4-byte characters.",
+            "",
+        ),
+        // Makes the query's other words known to the book (confidence needs that).
+        entry(
+            "glossary",
+            "logs",
+            "Terms",
+            &[],
+            "Data truncation; datetime; operation_ts.",
+            "",
+        ),
+    ];
+    let idx = index_of(&docs);
+    let confident = |q: &str, tuning: Tuning| top_confident(&idx, q, tuning);
+    // MySQL's `Incorrect %s value` template: the tail is shared, the kind of value is not.
+    let datetime = "java.sql.BatchUpdateException: Data truncation: Incorrect datetime value: \
+                    '1970-01-01 00:00:00.0' for column 'operation_ts' at row 1";
+    assert_eq!(
+        confident(datetime, Tuning::default()),
+        ("four-byte-utf8".to_string(), false)
+    );
+    let off = Tuning {
+        no_divergence: false,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        confident(datetime, off),
+        ("four-byte-utf8".to_string(), true)
+    );
+    // The entry's own message stays confident.
+    let string = "java.sql.BatchUpdateException: Incorrect string value: '\\xF0\\x9F\\x98\\x80' \
+                  for column 'name' at row 1";
+    assert_eq!(
+        confident(string, Tuning::default()),
+        ("four-byte-utf8".to_string(), true)
+    );
+}
+
+#[test]
 fn a_connector_named_in_a_logger_or_by_an_alias_counts() {
     let idx = open();
     let confident = |q: &str| top_confident(&idx, q, Tuning::default());

@@ -28,7 +28,7 @@ pub struct EvalArgs {
     pub site: Option<PathBuf>,
     /// Switch a ranking part off (ablation): paste-splitting, reader-prose,
     /// punctuated-questions, rarity-cut, phrase-pairs, typo, stopwords, field-dismax,
-    /// shared-idf, query-intent, coverage, connector-mention, prefix, wrapper, outer-layers,
+    /// shared-idf, query-intent, coverage, connector-mention, prefix, wrapper,
     /// template-divergence, sig-cover, part-groups, soft-coverage, long-page, symptom-lines;
     /// divergence, connector-agreement, generic-errors, word-confidence, error-query-share
     /// (confidence).
@@ -40,7 +40,7 @@ pub struct EvalArgs {
     #[arg(long, value_enum, conflicts_with = "ablate")]
     pub baseline: Option<Baseline>,
     /// Set a ranking constant, for tuning on a query set: a field boost (sig, ids, title,
-    /// tags, body, code) or frame, other, prose, wrapper, outer, field-tie, coverage-weight,
+    /// tags, body, code) or frame, other, prose, wrapper, field-tie, coverage-weight,
     /// shared-idf-mix, connector-weight, connector-hits, symptom-lines, pair-boost, plain-sig,
     /// paste-tags, max-terms, min-error-run, min-error-share, min-known-share,
     /// min-error-query-share, min-word-coverage, min-word-known-share, min-word-margin,
@@ -58,7 +58,7 @@ pub enum Baseline {
 }
 
 /// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 26] = [
+pub const ABLATIONS: [&str; 25] = [
     "paste-splitting",
     "reader-prose",
     "punctuated-questions",
@@ -73,7 +73,6 @@ pub const ABLATIONS: [&str; 26] = [
     "connector-mention",
     "prefix",
     "wrapper",
-    "outer-layers",
     "template-divergence",
     "sig-cover",
     "part-groups",
@@ -115,7 +114,6 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             "connector-mention" => t.connector_mentions = false,
             "prefix" => t.prefix_last_word = false,
             "wrapper" => t.wrapper_weight = 1.0,
-            "outer-layers" => t.outer_weight = 1.0,
             "part-groups" => t.part_groups = false,
             "soft-coverage" => t.soft_coverage = false,
             "long-page" => t.long_page_damping = 0.0,
@@ -143,7 +141,6 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             (None, "other") => &mut t.other_weight,
             (None, "prose") => &mut t.prose_weight,
             (None, "wrapper") => &mut t.wrapper_weight,
-            (None, "outer") => &mut t.outer_weight,
             (None, "field-tie") => &mut t.field_tie,
             (None, "coverage-weight") => &mut t.coverage_weight,
             (None, "shared-idf-mix") => &mut t.shared_idf_mix,

@@ -108,8 +108,6 @@ pub struct Tuning {
     /// Weight of the leading exception classes of a line that goes on with a message
     /// (`java.sql.BatchUpdateException: <message>`), relative to the message's words.
     pub wrapper_weight: f32,
-    /// Weight of message lines other than the root cause (outer layers of a cause chain).
-    pub outer_weight: f32,
     /// Number of distinct query words kept by the rarity cut.
     pub max_terms: usize,
     /// Boost of a root-cause phrase pair relative to its field boost. Measured on real users'
@@ -270,7 +268,6 @@ impl Default for Tuning {
             punctuated_questions: true,
             prose_weight: 0.3,
             wrapper_weight: 0.35,
-            outer_weight: 0.7,
             max_terms: 64,
             pair_boost: 0.2,
             pair_positions_budget: 16 * 1024,

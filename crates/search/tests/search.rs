@@ -934,6 +934,45 @@ fn an_error_pasted_from_another_connector_is_not_confident() {
 }
 
 #[test]
+fn a_misspelt_word_in_typed_words_still_finds_its_entry() {
+    let docs = vec![
+        entry(
+            "no-ha",
+            "general",
+            "The job is gone after the JobManager fails: configure ZooKeeper high availability",
+            &[],
+            "Without high availability no standby JobManager takes over.",
+            "",
+        ),
+        entry(
+            "checkpoint-storage",
+            "general",
+            "Checkpoints vanish when the JobManager restarts",
+            &[],
+            "Checkpoint storage in JobManager memory is lost with it.",
+            "",
+        ),
+        unrelated(),
+    ];
+    let idx = index_of(&docs);
+    // `zookeper`: one letter missing; the other words are in both entries.
+    let off = Tuning {
+        typo_tolerance: false,
+        ..Tuning::default()
+    };
+    assert_part_decides(
+        &idx,
+        "jobmanager zookeper",
+        "no-ha",
+        off.clone(),
+        "checkpoint-storage",
+    );
+    // A typed question of any length, not only a few words typed so far.
+    let question = "what should i set up so that the jobmanager comes back with zookeper";
+    assert_part_decides(&idx, question, "no-ha", off, "checkpoint-storage");
+}
+
+#[test]
 fn another_message_of_the_same_template_is_not_confident() {
     let docs = vec![
         entry(

@@ -20,7 +20,7 @@ use tantivy::Searcher;
 
 /// Lines of a paste compared with the top entry's error texts (for confidence).
 const MAX_SIG_LINES: usize = 64;
-/// Short queries get typo tolerance.
+/// Short queries get typo tolerance and prefix matching.
 const SHORT_QUERY_WORDS: usize = 6;
 
 /// Builds the query for `text`.
@@ -70,7 +70,9 @@ pub(crate) fn build_query(
     }
     quoted_clauses(&stage, &text, &mut dfc, &mut clauses, &mut terms.fields);
     let short = is_short_query(&paste);
-    if tuning.typo_tolerance && short {
+    // Typed words may be misspelt (a question, keywords); a paste is copied text, where a word
+    // the book lacks is a name or a value, except in a short one (search as you type).
+    if tuning.typo_tolerance && (short || plain_words) {
         typo_clauses(&stage, &surfaces, &unknown_surfaces, &mut clauses);
     }
     if tuning.prefix_last_word

@@ -25,6 +25,15 @@ for (let i = 2; i < process.argv.length; i += 2) {
   }
   args[key] = key === "seed" ? Number(value) : value;
 }
+if (!Number.isInteger(args.seed)) {
+  console.error(`--seed must be an integer (got ${args.seed})`);
+  process.exit(2);
+}
+// `| head` closes the pipe early: not an error.
+process.stdout.on("error", (e) => {
+  if (e.code === "EPIPE") process.exit(0);
+  throw e;
+});
 
 // mulberry32: a small seeded generator (Math.random cannot be seeded).
 function generator(seed) {
@@ -42,7 +51,9 @@ const pick = (n) => Math.floor(random() * n);
 
 function misspell(word) {
   const i = 1 + pick(word.length - 3);
-  switch (pick(3)) {
+  const edit = pick(3);
+  // Swapping two equal letters would change nothing: drop one instead.
+  switch (edit === 0 && word[i] === word[i + 1] ? 1 : edit) {
     case 0:
       return word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
     case 1:

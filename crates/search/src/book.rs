@@ -631,8 +631,12 @@ fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> Overlap {
                 after,
                 before,
             };
-            // Longer runs first; among equal ones the run that does not diverge.
-            if (o.run, o.share, !o.diverges()) > (best.run, best.share, !best.diverges()) {
+            // Longer runs first; among equal ones the run that does not diverge, then the one
+            // that does not go on differently (what the ranking penalty reads), so the choice
+            // does not depend on the order of the lines.
+            if (o.run, o.share, !o.diverges(), !o.after)
+                > (best.run, best.share, !best.diverges(), !best.after)
+            {
                 best = o;
             }
         }
@@ -644,8 +648,10 @@ fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> Overlap {
 /// `end_line`) differ right after it, both going on with different tokens (`… is not set`
 /// against `… is /tmp/jaas.conf`), and right before it, both with a different plain word
 /// (`Incorrect datetime value … at row 1` against `Incorrect string value … at row 1`).
-/// Before the run only words count: a differing identifier there (`partition aaa-1 could
-/// be …`) is a value in the same message.
+/// Before the run only letters-only tokens count: a value with digits there (`partition
+/// aaa-1 could be …`) is a value of the same message. A value made of letters only (`Topic
+/// orders not present …` against `Topic xxx not present …`) also counts, so confidence can
+/// be lost there (it never becomes confident from this).
 fn differ_around(
     err: &[String],
     line: &[String],
@@ -655,8 +661,7 @@ fn differ_around(
 ) -> (bool, bool) {
     let after = end_err < err.len() && end_line < line.len();
     let word = |t: Option<&String>| t.is_some_and(|t| t.chars().all(char::is_alphabetic));
-    let before = run > 0
-        && end_err > run
+    let before = end_err > run
         && end_line > run
         && word(err.get(end_err - run - 1))
         && word(line.get(end_line - run - 1));

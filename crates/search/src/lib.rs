@@ -173,8 +173,9 @@ pub struct Signals {
     pub error_share: f32,
     /// Whether, right after that run, the query line and the error text both go on with
     /// different words (`… is not set` against `… is /tmp/jaas.conf`), or right before it
-    /// both have a different word (`Incorrect datetime value` against `Incorrect string
-    /// value`): the same message template with another outcome.
+    /// both have a different letters-only word (`Incorrect datetime value` against
+    /// `Incorrect string value`; confidence reads this, the ranking penalty only the
+    /// former): the same message template with another outcome.
     pub error_diverges: bool,
     /// Share of the query's words that occur anywhere in the book.
     pub known_share: f32,

@@ -171,7 +171,7 @@ fn ranks_pasted_errors_and_traces() {
         "mysql-communications-link-failure"
     );
     assert_eq!(top(&idx, "checkpoint timeout"), "checkpoint-timeout");
-    // Typo tolerance for short queries.
+    // Typo tolerance (short queries and typed words).
     assert_eq!(top(&idx, "rebalancd commit"), "kafka-commit-offsets");
 }
 

@@ -24,7 +24,7 @@ pub struct Tuning {
     /// top-1 0.734 off, 0.766 for queries of up to six words only, 0.831 for all typed
     /// words (questions 0.734 → 0.817); with 5,000 distractors 0.727 / 0.760 / 0.779. Every
     /// labelled set unchanged. Cost at 5,000 entries (box search of the misspelt set): first
-    /// search 463 → 502 KB, later searches 17.3 → 17.7 KB mean, 15 → 17.5 ms median.
+    /// search 463 → 502 KB, later searches 17.3 → 17.6 KB mean, 15 → 18 ms median.
     pub typo_tolerance: bool,
     /// Drop function and question words (`how`, `the`, `does`) from the term clauses.
     pub stopwords: bool,

@@ -125,6 +125,10 @@ const EN_SCRIPT: &[(&str, &str)] = &[
     ("loading", "Loading search…"),
     ("unavailable", "Search is unavailable: {error}"),
     ("failed", "Search failed: {error}"),
+    (
+        "too_long",
+        "this search needs more of the index than one search loads; search for the error lines only",
+    ),
     ("recent", "Recent searches"),
     ("results_label", "Search results"),
     (
@@ -293,6 +297,7 @@ const ZH_SCRIPT: &[(&str, &str)] = &[
     ("loading", "正在加载搜索…"),
     ("unavailable", "搜索不可用：{error}"),
     ("failed", "搜索失败：{error}"),
+    ("too_long", "这次搜索要加载的索引太多，请只搜索报错的那几行"),
     ("recent", "最近的搜索"),
     ("results_label", "搜索结果"),
     (

@@ -31,6 +31,7 @@
     loading: "Loading search\u2026",
     unavailable: "Search is unavailable: {error}",
     failed: "Search failed: {error}",
+    too_long: "this search needs more of the index than one search loads; search for the error lines only",
     recent: "Recent searches",
     results_label: "Search results",
     box_no_match: "No entries match. Try the exception message or its \u201cCaused by:\u201d line; the search page has more tips.",
@@ -268,6 +269,7 @@
     this.indexBytes = indexBytes;
     this.blocksUrl = blocksUrl;
     this.pending = {}; // block index -> Promise of its addition
+    this.loaded = {}; // block index -> true once the module holds it
     var n = indexBytes.length;
     var p = this.x.alloc(n);
     if (!p && n) throw new Error("out of memory loading the search index");
@@ -336,8 +338,12 @@
     function attempt() {
       var res = self.query(q, opts);
       if (!res.need) return res;
-      if (!self.blocksUrl || ++rounds > MAX_ROUNDS) {
+      // Asked again for a block it already holds: the index files are from different builds.
+      if (!self.blocksUrl || res.need.some(function (i) { return self.loaded[i]; })) {
         throw new Error("the search index is incomplete \u2014 rebuild the site (kbook build)");
+      }
+      if (++rounds > MAX_ROUNDS) {
+        throw new Error(t("too_long"));
       }
       return Promise.all(res.need.map(function (i) { return self.block(i); })).then(attempt);
     }
@@ -355,6 +361,7 @@
           var err = self.take(self.x.last_error());
           throw new Error("cannot load search index block " + i + ": " + (err.error || "unknown error"));
         }
+        self.loaded[i] = true;
       });
       // A failed fetch may be retried by a later search.
       p.catch(function () { if (self.pending[i] === p) delete self.pending[i]; });

@@ -2,7 +2,9 @@
 // Browser side of `cargo xtask bench`: bytes transferred and latency of searches in headless
 // Chromium, for kbook's built site and (with --pagefind) for Pagefind over the same HTML.
 //
-//   node bench/search-bench.mjs --site BUILT_SITE --queries FILE.jsonl [--pagefind DIR]
+//   node bench/search-bench.mjs --site BUILT_SITE --queries FILE.jsonl [--delay-ms MS] [--pagefind DIR]
+//
+// --delay-ms holds back each response by MS, as a round trip to a static host would.
 //
 // Prints one JSON object on stdout:
 //   {"kbook": {...}, "pagefind": {...}} with, per engine: load_bytes (the page itself),
@@ -37,7 +39,7 @@ const FLAGS = fs
   .filter((f) => f.trim());
 
 function parseArgs(argv) {
-  const a = { site: null, queries: null, pagefind: null, limit: 10, chromium: process.env.CHROMIUM || "/usr/bin/chromium" };
+  const a = { site: null, queries: null, pagefind: null, limit: 10, delayMs: 0, chromium: process.env.CHROMIUM || "/usr/bin/chromium" };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
@@ -49,9 +51,13 @@ function parseArgs(argv) {
     else if (k === "--pagefind") a.pagefind = v();
     else if (k === "--chromium") a.chromium = v();
     else if (k === "--limit") a.limit = Math.max(1, Number(v()) || 10);
+    else if (k === "--delay-ms") {
+      a.delayMs = Number(v());
+      if (!Number.isFinite(a.delayMs) || a.delayMs < 0) throw new Error("--delay-ms needs a number of milliseconds");
+    }
     else throw new Error(`unknown argument ${k}`);
   }
-  if (!a.site || !a.queries) throw new Error("usage: search-bench.mjs --site DIR --queries FILE [--limit N] [--pagefind WORKDIR]");
+  if (!a.site || !a.queries) throw new Error("usage: search-bench.mjs --site DIR --queries FILE [--limit N] [--delay-ms MS] [--pagefind WORKDIR]");
   return a;
 }
 
@@ -81,7 +87,9 @@ function compress(file, data, encoding) {
   return COMPRESSED.get(key);
 }
 
-function serve(root, sent) {
+// `delayMs` holds back every response, as a network round trip would: a search that fetches
+// in several rounds then pays for each.
+function serve(root, sent, delayMs = 0) {
   const server = http.createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url, "http://x").pathname);
     const p = path.join(root, path.normalize(rel).replace(/^(\.\.[/\\])+/, ""));
@@ -100,9 +108,11 @@ function serve(root, sent) {
         headers["content-encoding"] = encoding;
         data = compress(file, data, encoding);
       }
-      res.writeHead(200, headers);
       sent.bytes += data.length;
-      res.end(data);
+      setTimeout(() => {
+        res.writeHead(200, headers);
+        res.end(data);
+      }, delayMs);
     });
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
@@ -125,7 +135,7 @@ async function measure(...a) {
 
 async function measureOnce(args, root, startPage, init, search, queries) {
   const sent = { bytes: 0 };
-  const server = await serve(root, sent);
+  const server = await serve(root, sent, args.delayMs);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "kbook-bench-chromium-"));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: args.chromium,

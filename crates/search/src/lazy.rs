@@ -14,9 +14,11 @@ use crate::query::{BuiltQuery, build_query, filter_clauses};
 use crate::{SearchError, SearchOptions, SearchResults};
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
+use tantivy::directory::CompositeFile;
+use tantivy::postings::TermInfo;
 use tantivy::query::Query;
-use tantivy::schema::IndexRecordOption;
-use tantivy::{Index, Term};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::{Directory, HasLen, Index, SegmentReader, Term};
 
 fn corrupt(msg: impl Into<String>) -> SearchError {
     SearchError::Corrupt(msg.into())
@@ -115,6 +117,9 @@ impl LazyIndex {
         let (built, scored) = match previous {
             Some(round) => (round.built, round.scored),
             None => {
+                // Building reads the fields' term dictionaries stage by stage (which words
+                // one stage keeps decides the next stage's lookups): ask for all at once.
+                plan.open_fields();
                 // Built by the planner's reader: a failed read there teaches the plan and
                 // leaves the real reader's state alone.
                 let built =
@@ -180,7 +185,72 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// A segment's postings and positions files, each one slice per field.
+struct SegmentFiles {
+    postings: Option<CompositeFile>,
+    positions: Option<CompositeFile>,
+}
+
+impl SegmentFiles {
+    fn open(index: &Index, reader: &SegmentReader) -> SegmentFiles {
+        let uuid = reader.segment_id().uuid_string();
+        let open = |ext: &str| {
+            let path = std::path::PathBuf::from(format!("{uuid}.{ext}"));
+            let file = index.directory().open_read(&path).ok()?;
+            CompositeFile::open(&file).ok()
+        };
+        SegmentFiles {
+            postings: open("idx"),
+            positions: open("pos"),
+        }
+    }
+
+    /// Reads what Tantivy reads of a term's postings and positions, each whether or not the
+    /// other's blocks are there (Tantivy stops at the first missing one, costing a round).
+    /// A field's postings start with its token count (8 bytes), which opening it reads.
+    fn read_term(&self, field: Field, info: &TermInfo, positions: bool) {
+        if let Some(slice) = self.postings.as_ref().and_then(|c| c.open_read(field))
+            && slice.len() >= 8
+        {
+            let body = slice.slice_from(8);
+            if info.postings_range.end <= body.len() {
+                let _ = body.read_bytes_slice(info.postings_range.clone());
+            }
+        }
+        if positions
+            && let Some(slice) = self.positions.as_ref().and_then(|c| c.open_read(field))
+            && info.positions_range.end <= slice.len()
+        {
+            let _ = slice.read_bytes_slice(info.positions_range.clone());
+        }
+    }
+
+    /// Reads the token count at the start of a field's postings, as opening it does (after
+    /// the term dictionary, so asking only through Tantivy would take a second round).
+    fn read_header(&self, field: Field) {
+        if let Some(slice) = self.postings.as_ref().and_then(|c| c.open_read(field))
+            && slice.len() >= 8
+        {
+            let _ = slice.read_bytes_slice(0..8);
+        }
+    }
+}
+
 impl Planner {
+    /// Asks for what opening every field a search reads costs (term dictionaries and the
+    /// postings headers), so that building the query takes one round.
+    fn open_fields(&self) {
+        let kb = &self.reader.kb;
+        let index = self.reader.searcher.index();
+        for reader in self.reader.searcher.segment_readers() {
+            let files = SegmentFiles::open(index, reader);
+            for field in kb.text.iter().chain([&kb.connector, &kb.kind]) {
+                let _ = reader.inverted_index(*field);
+                files.read_header(*field);
+            }
+        }
+    }
+
     /// Reads the postings, positions and field norms of every term of `built` and of the
     /// filters; returns the blocks found missing.
     fn postings(&self, built: &BuiltQuery, opts: &SearchOptions) -> Vec<u32> {
@@ -193,7 +263,9 @@ impl Planner {
             c.query
                 .query_terms(&mut |t, positions| terms.push((t.clone(), positions)));
         }
+        let index = self.reader.searcher.index();
         for reader in self.reader.searcher.segment_readers() {
+            let files = SegmentFiles::open(index, reader);
             let mut fields = BTreeSet::new();
             for (term, positions) in &terms {
                 fields.insert(term.field());
@@ -203,12 +275,25 @@ impl Planner {
                 let Ok(Some(info)) = inv.get_term_info(term) else {
                     continue;
                 };
-                let option = if *positions {
-                    IndexRecordOption::WithFreqsAndPositions
-                } else {
-                    IndexRecordOption::WithFreqs
+                files.read_term(term.field(), &info, *positions);
+            }
+            // Typo and prefix clauses: walk the dictionary as their scorer will and read the
+            // postings of every term they match, so one round fetches them all (a scorer
+            // stops at its first missing read, which made it a round per term).
+            for (field, walk) in &built.walks {
+                let (Ok(inv), Ok(automaton)) = (reader.inverted_index(*field), walk.automaton())
+                else {
+                    continue;
                 };
-                let _ = inv.read_postings_from_terminfo(&info, option);
+                let Ok(mut matched) = inv.terms().search(automaton).into_stream() else {
+                    continue;
+                };
+                while matched.advance() {
+                    let _ = inv.read_block_postings_from_terminfo(
+                        matched.value(),
+                        IndexRecordOption::Basic,
+                    );
+                }
             }
             // The long-page damping reads the body's token count and field norms.
             if opts.tuning.damps_long_pages() {
@@ -317,6 +402,40 @@ mod tests {
             "fetched {fetched} of {}",
             set.blocks.len()
         );
+    }
+
+    /// Fetch rounds of a first search (nothing loaded yet) of `q`.
+    fn cold_rounds(set: &BlockSet, q: &str) -> usize {
+        let lazy = LazyIndex::open(set.head.clone()).unwrap();
+        let mut rounds = 0;
+        loop {
+            match lazy.search(q, &SearchOptions::default()).unwrap() {
+                LazyOutcome::Done(_) => return rounds,
+                LazyOutcome::Need(need) => {
+                    rounds += 1;
+                    assert!(rounds <= 16, "no result after 16 rounds for {q:?}");
+                    for i in need {
+                        lazy.add_block(i, set.blocks[i as usize].clone()).unwrap();
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_first_search_takes_one_round_per_stage() {
+        let packed = crate::build_packed_index(&docs(2000)).unwrap();
+        let set = split_packed(&packed).unwrap();
+        // Dictionaries, postings and positions, stored documents: typo and prefix walks and
+        // the fields' postings headers are planned with the stage that needs them.
+        for q in [
+            "why does the chekpoint timout when the kafka sink writes parqet",
+            "Caused by: kafkaException: offset commit code17",
+            "rocksdb backpress",
+        ] {
+            let rounds = cold_rounds(&set, q);
+            assert!(rounds <= 3, "{rounds} rounds for {q:?}");
+        }
     }
 
     #[test]

@@ -748,7 +748,6 @@ fn two_named_connectors_share_the_weight_of_a_mention() {
         Some("tables-upsert")
     );
     // One hyphenated name is one connector: its parts do not count as two more.
-    let mut docs = docs;
     docs.push(entry(
         "streams-tables-rows",
         "streams-tables",

@@ -72,14 +72,21 @@ pub(crate) fn build_query(
     let short = is_short_query(&paste);
     // Typed words may be misspelt (a question, keywords); a paste is copied text, where a word
     // the book lacks is a name or a value, except in a short one (search as you type).
+    let mut walks = Vec::new();
     if tuning.typo_tolerance && (short || plain_words) {
-        typo_clauses(&stage, &surfaces, &unknown_surfaces, &mut clauses);
+        typo_clauses(
+            &stage,
+            &surfaces,
+            &unknown_surfaces,
+            &mut clauses,
+            &mut walks,
+        );
     }
     if tuning.prefix_last_word
         && short
         && let Some(word) = unfinished_last_word(&text)
     {
-        prefix_clauses(&stage, &word, &mut clauses);
+        prefix_clauses(&stage, &word, &mut clauses, &mut walks);
     }
 
     let kept: Vec<(String, f32)> = surfaces
@@ -110,6 +117,7 @@ pub(crate) fn build_query(
         plain_words,
         known_share: known_share(&surfaces, &unknown_surfaces, &prose_only),
         named_connectors: connectors_named_anywhere(&text, &surfaces, searcher, kb),
+        walks,
     }
 }
 
@@ -213,5 +221,6 @@ fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
         named_connectors: Vec::new(),
         one_line: false,
         plain_words: true,
+        walks: Vec::new(),
     }
 }

@@ -9,7 +9,7 @@ use crate::schema::{F_BODY, F_CODE, F_SIG, F_TAGS, F_TITLE, KbSchema, TEXT_FIELD
 use std::collections::{BTreeMap, HashMap};
 use tantivy::Term;
 use tantivy::query::{BoostQuery, FuzzyTermQuery, PhraseQuery, Query, TermQuery};
-use tantivy::schema::IndexRecordOption;
+use tantivy::schema::{Field, IndexRecordOption};
 
 const MAX_PAIRS: usize = 24;
 /// Slop of word pairs in prose fields: up to two words between, or the two words swapped.
@@ -248,6 +248,7 @@ pub(super) fn typo_clauses(
     surfaces: &[String],
     unknown_surfaces: &[bool],
     clauses: &mut Vec<Clause>,
+    walks: &mut Vec<(Field, FuzzyTermQuery)>,
 ) {
     let mut words: Vec<&String> = surfaces
         .iter()
@@ -268,6 +269,7 @@ pub(super) fn typo_clauses(
             for tok in analyze(surface, TEXT_FIELDS[fi].analyzer) {
                 let term = Term::from_field_text(stage.kb.text[fi], &tok.text);
                 let q = FuzzyTermQuery::new(term, 1, true);
+                walks.push((stage.kb.text[fi], q.clone()));
                 let boost = stage.boosts[fi] * 0.5;
                 clauses.push(Clause {
                     query: Box::new(BoostQuery::new(Box::new(q), boost)),
@@ -286,7 +288,12 @@ pub(super) fn typo_clauses(
 /// offs` finds "offsets"). The clause scores a constant, so a finished word gains only a
 /// little from it (measured neutral on the labelled sets). Prose fields hold stems, so the
 /// prefix is the word's stem there.
-pub(super) fn prefix_clauses(stage: &Stage<'_>, word: &str, clauses: &mut Vec<Clause>) {
+pub(super) fn prefix_clauses(
+    stage: &Stage<'_>,
+    word: &str,
+    clauses: &mut Vec<Clause>,
+    walks: &mut Vec<(Field, FuzzyTermQuery)>,
+) {
     for fi in [F_SIG, F_TITLE, F_BODY] {
         let Some(prefix) = analyze(word, TEXT_FIELDS[fi].analyzer)
             .into_iter()
@@ -297,6 +304,7 @@ pub(super) fn prefix_clauses(stage: &Stage<'_>, word: &str, clauses: &mut Vec<Cl
         };
         let term = Term::from_field_text(stage.kb.text[fi], &prefix);
         let q = FuzzyTermQuery::new_prefix(term, 0, true);
+        walks.push((stage.kb.text[fi], q.clone()));
         clauses.push(Clause {
             query: Box::new(BoostQuery::new(
                 Box::new(q),

@@ -16,8 +16,10 @@ use crate::SearchOptions;
 use crate::schema::{KbSchema, TEXT_FIELDS};
 use std::collections::{BTreeMap, HashMap};
 use tantivy::Term;
-use tantivy::query::{BooleanQuery, ConstScoreQuery, DisjunctionMaxQuery, Occur, Query, TermQuery};
-use tantivy::schema::IndexRecordOption;
+use tantivy::query::{
+    BooleanQuery, ConstScoreQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, Query, TermQuery,
+};
+use tantivy::schema::{Field, IndexRecordOption};
 
 pub(crate) use build::build_query;
 pub use tuning::Tuning;
@@ -70,6 +72,9 @@ pub(crate) struct BuiltQuery {
     pub one_line: bool,
     /// Whether the query is typed words rather than pasted machine text.
     pub plain_words: bool,
+    /// The typo and prefix clauses' term-dictionary walks (field, query), which the lazy
+    /// planner runs ahead of scoring so that one round fetches every term they match.
+    pub walks: Vec<(Field, FuzzyTermQuery)>,
 }
 
 impl BuiltQuery {

@@ -307,13 +307,11 @@ pub(super) fn is_plain_words(paste: &crate::paste::Paste<'_>, punctuated: bool) 
     let [line] = paste.lines.as_slice() else {
         return false;
     };
-    if line
-        .text
-        .contains([':', '=', '[', ']', '(', ')', '{', '}', '<', '>', '"', '`'])
-    {
+    let text = without_title_tags(line.text);
+    if text.contains([':', '=', '[', ']', '(', ')', '{', '}', '<', '>', '"', '`']) {
         return false;
     }
-    line.text.split_whitespace().all(|w| {
+    text.split_whitespace().all(|w| {
         let w = w.trim_matches(|c: char| !c.is_alphanumeric());
         let letters = w.chars().filter(|c| c.is_alphabetic()).count();
         let all_caps = letters > 0 && w.chars().all(|c| !c.is_lowercase());
@@ -322,6 +320,29 @@ pub(super) fn is_plain_words(paste: &crate::paste::Paste<'_>, punctuated: bool) 
             || (!all_caps && w.chars().skip(1).any(char::is_uppercase));
         !identifier
     })
+}
+
+/// `text` without the labels an issue title starts with (`[Bug] [MySQL CDC] …`): words in
+/// brackets, which a log line's prefix (`[main]`, `[ERROR]`) also is, so only the rest of the
+/// line tells typed words from a paste.
+fn without_title_tags(text: &str) -> &str {
+    let mut rest = text.trim_start();
+    while let Some(inner) = rest.strip_prefix('[') {
+        let Some(end) = inner.find(']') else {
+            break;
+        };
+        let label = &inner[..end];
+        if !label.chars().any(char::is_alphabetic)
+            || label.chars().count() > 30
+            || !label
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == ' ' || c == '-')
+        {
+            break;
+        }
+        rest = inner[end + 1..].trim_start();
+    }
+    rest
 }
 
 /// The last word of `text`, lowercased, when it may be unfinished: at least 3 letters, only
@@ -439,6 +460,14 @@ mod tests {
         ));
         assert!(!plain("Failed to fetch metadata; retrying (attempt 3)"));
         assert!(!plain(""));
+        // An issue title's labels are not a log prefix; what follows them decides.
+        assert!(plain(
+            "[Bug] [MySQL CDC] job keeps restarting after a failover"
+        ));
+        assert!(plain("[Bug][sink-jdbc] 写入 mysql 很慢"));
+        assert!(!plain("[Bug] [MySQL CDC] Caused by: timeout"));
+        assert!(!plain("[main] WARN a.b.C - retrying (attempt 3)"));
+        assert!(!plain("[4019] Authorization Failed"));
     }
 
     #[test]

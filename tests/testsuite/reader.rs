@@ -993,8 +993,11 @@ fn reader_version_marks_and_demotes_and_is_remembered() {
             "choosing a product moves to the version field"
         );
         c.tab.type_str("8.0.11").unwrap();
+        // Results for a version typed halfway (8.0.1) may show first: wait for the whole one.
         let shown = c.wait_for(&format!(
             "(() => {{ const li = {results}; const i = li.findIndex(l => l.dataset.id === {id}); \
+             if (!location.search.includes('version=vvr%3D8.0.11') || \
+                 !document.getElementById('kbook-version-note').textContent.includes('vvr 8.0.11')) return null; \
              if (i < 1 || !li[i].classList.contains('kbook-result-other')) return null; \
              return {{ index: i, ids: li.map(l => l.dataset.id), other: li.map(l => l.classList.contains('kbook-result-other')), \
              mark: li[i].querySelector('.kbook-version-mark.other').textContent, note: document.getElementById('kbook-version-note').textContent, \

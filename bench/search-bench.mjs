@@ -96,8 +96,10 @@ function serve(root, sent, delayMs = 0) {
     const file = rel.endsWith("/") ? path.join(p, "index.html") : p;
     fs.readFile(file, (err, data) => {
       if (err) {
-        res.writeHead(404);
-        res.end();
+        setTimeout(() => {
+          res.writeHead(404);
+          res.end();
+        }, delayMs);
         return;
       }
       const accept = String(req.headers["accept-encoding"] || "");

@@ -338,7 +338,8 @@
     function attempt() {
       var res = self.query(q, opts);
       if (!res.need) return res;
-      // Asked again for a block it already holds: the index files are from different builds.
+      // Asked again for a block it already holds (never expected: a block from another build
+      // fails its checksum in add_block): stop rather than fetch it forever.
       if (!self.blocksUrl || res.need.some(function (i) { return self.loaded[i]; })) {
         throw new Error("the search index is incomplete \u2014 rebuild the site (kbook build)");
       }

@@ -234,11 +234,12 @@ pub(super) fn quoted_clauses(
     }
 }
 
-/// Misspelt words matched per query: each fuzzy clause walks a field's term dictionary,
-/// which in the browser arrives block by block. A typed paragraph of 300 misspelt words
-/// needed 27 fetch rounds and 972 KB at 5,000 entries, more rounds than the search page
-/// gives a search (12); 7 rounds with this cap. Measured on the misspelt curated queries
-/// (`bench/typo-queries.mjs`): top-1 0.799 at 2, 0.825 at 3, 0.831 at 4 and unlimited.
+/// Misspelt words matched per query: each fuzzy clause walks a field's term dictionary and
+/// reads the postings of every term it matches, which the browser fetches. A typed paragraph
+/// of 300 misspelt words fetched 972 KB at 5,000 entries without a cap (and needed 27 fetch
+/// rounds before the lazy planner walked the dictionaries itself). Measured on the misspelt
+/// curated queries (`bench/typo-queries.mjs`): top-1 0.799 at 2, 0.825 at 3, 0.831 at 4 and
+/// unlimited.
 const MAX_TYPO_WORDS: usize = 4;
 
 /// Typo tolerance: one-edit fuzzy clauses for words of 5+ letters that match nothing (the

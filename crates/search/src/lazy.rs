@@ -14,7 +14,7 @@ use crate::query::{BuiltQuery, build_query, filter_clauses};
 use crate::{SearchError, SearchOptions, SearchResults};
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
-use tantivy::directory::CompositeFile;
+use tantivy::directory::{CompositeFile, FileSlice};
 use tantivy::postings::TermInfo;
 use tantivy::query::Query;
 use tantivy::schema::Field;
@@ -204,13 +204,17 @@ impl SegmentFiles {
         }
     }
 
+    /// A field's postings: its token count (8 bytes, which opening the field reads), then
+    /// the terms' postings lists.
+    fn postings_of(&self, field: Field) -> Option<FileSlice> {
+        let slice = self.postings.as_ref()?.open_read(field)?;
+        (slice.len() >= 8).then_some(slice)
+    }
+
     /// Reads what Tantivy reads of a term's postings and positions, each whether or not the
     /// other's blocks are there (Tantivy stops at the first missing one, costing a round).
-    /// A field's postings start with its token count (8 bytes), which opening it reads.
     fn read_term(&self, field: Field, info: &TermInfo, positions: bool) {
-        if let Some(slice) = self.postings.as_ref().and_then(|c| c.open_read(field))
-            && slice.len() >= 8
-        {
+        if let Some(slice) = self.postings_of(field) {
             let body = slice.slice_from(8);
             if info.postings_range.end <= body.len() {
                 let _ = body.read_bytes_slice(info.postings_range.clone());
@@ -227,9 +231,7 @@ impl SegmentFiles {
     /// Reads the token count at the start of a field's postings, as opening it does (after
     /// the term dictionary, so asking only through Tantivy would take a second round).
     fn read_header(&self, field: Field) {
-        if let Some(slice) = self.postings.as_ref().and_then(|c| c.open_read(field))
-            && slice.len() >= 8
-        {
+        if let Some(slice) = self.postings_of(field) {
             let _ = slice.read_bytes_slice(0..8);
         }
     }

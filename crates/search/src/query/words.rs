@@ -3,7 +3,7 @@
 
 use super::MAX_TERMS_UNCUT;
 use super::Tuning;
-use super::text::{is_mask, is_particle_pair, is_short_number, is_stopword};
+use super::text::{is_function_pair, is_mask, is_short_number, is_stopword};
 use crate::analysis::analyze;
 use crate::paste::{LineRole, Paste};
 use crate::schema::{F_SIG, KbSchema, TEXT_FIELDS};
@@ -150,7 +150,7 @@ pub(super) fn candidates(
                     .to_lowercase();
                 // Not in any field's query: a bigram across a word boundary matches any text
                 // with that character next to the particle.
-                if tuning.stopwords && is_particle_pair(&surface_text) {
+                if tuning.stopwords && is_function_pair(&surface_text) {
                     continue;
                 }
                 let next = surfaces.len();

@@ -1,12 +1,22 @@
 //! The read side: opening a packed index and answering searches (native and wasm32).
+//! What the hits' matches say about the query, and the confidence decided from it, is in
+//! `evidence`; the texts a hit shows are in `hit_text`.
+
+mod evidence;
+mod hit_text;
 
 use crate::analysis::{Analyzer, analyze};
 use crate::blocks::open_directory;
-use crate::query::{BuiltQuery, ClauseKind, build_query, field_name, filter_clauses};
-use crate::schema::{F_BODY, F_IDS, F_SIG, F_TAGS, KbSchema, TEXT_FIELDS};
+use crate::query::{BuiltQuery, build_query, filter_clauses};
+use crate::schema::{F_BODY, F_SIG, F_TAGS, KbSchema, TEXT_FIELDS};
 use crate::version::match_stored_specs;
-use crate::{Hit, SearchError, SearchOptions, SearchResults, Signals, Snippet};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use crate::{Hit, SearchError, SearchOptions, SearchResults, Signals};
+use evidence::{
+    Overlap, best_word_scores, coverage, covered_share, error_cover, error_overlap, error_tokens,
+    is_confident, repeats_error_text, sig_share,
+};
+use hit_text::{best_error, explain_text, snippet};
+use std::collections::HashSet;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, EnableScoring, Occur, Query};
 use tantivy::schema::Value;
@@ -14,7 +24,6 @@ use tantivy::{DocAddress, DocId, Index, ReloadPolicy, Searcher, TantivyDocument}
 
 const DEFAULT_LIMIT: usize = 10;
 const MAX_LIMIT: usize = 200;
-const SNIPPET_CHARS: usize = 220;
 /// Candidates reranked by coverage (see [`crate::Tuning::coverage_rerank`]).
 const RERANK_DEPTH: usize = 50;
 /// The first hits that `finish` reorders (symptom lines, error texts, the connector named)
@@ -527,24 +536,6 @@ struct Shown<'a> {
     overlap: Overlap,
 }
 
-/// How a query overlaps a hit's error texts: the longest run of tokens shared with one of
-/// them, that run's share of the error's length, and whether both texts differ right after
-/// (`after`) or right before (`before`) the run (see [`differ_around`]).
-#[derive(Clone, Copy)]
-struct Overlap {
-    run: usize,
-    share: f32,
-    after: bool,
-    before: bool,
-}
-
-impl Overlap {
-    /// Another message of the same template.
-    fn diverges(&self) -> bool {
-        self.after || self.before
-    }
-}
-
 /// The factor a symptom match gives a shown hit's score (see `Tuning::symptom_weight`).
 fn symptom_factor(symptom_match: f32, tuning: &crate::Tuning) -> f32 {
     1.0 + tuning.symptom_weight.max(0.0) * symptom_match
@@ -561,234 +552,6 @@ fn shown_limit(opts: &SearchOptions) -> usize {
 /// [`Signals::margin`] when there is no second hit.
 const MARGIN_ALONE: f32 = 100.0;
 
-/// Whether the first hit is very likely right: the query repeats enough of one of its
-/// documented error texts, and is not mostly words from outside the book (see
-/// [`crate::Tuning::min_error_run`]), or it is one line in the hit's own words (see
-/// [`crate::Tuning::word_confidence`]). The baseline claims every answer.
-fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
-    if tuning.plain_bm25 {
-        return true;
-    }
-    // In one line, the error repeated must be a fair part of it: a long question around a
-    // quoted error asks about more than the error (see `Tuning::min_error_query_share`).
-    let repeats_error = repeats_error_text(s.error_run, s.error_share, s.error_diverges, tuning)
-        && s.known_share >= tuning.min_known_share
-        && (!s.one_line || s.error_query_share >= tuning.min_error_query_share);
-    // One line nearly all in the first hit's words, with the hit well ahead.
-    let in_its_words = tuning.word_confidence
-        && s.one_line
-        && s.coverage >= tuning.min_word_coverage
-        && s.known_share >= tuning.min_word_known_share
-        && s.margin >= tuning.min_word_margin;
-    // A message the JVM or Flink prints for any connector says little about which one the
-    // reader runs: without the connector named, the entry is only one of its causes.
-    let generic_only = tuning.generic_errors && s.generic_error && !s.names_connector;
-    (repeats_error || in_its_words)
-        && !(tuning.connector_agreement && s.other_connector)
-        && !generic_only
-}
-
-/// Whether a run the query shares with an error text counts as repeating that error: long
-/// enough, a large enough share of it, and (with `no_divergence`) not going on differently.
-fn repeats_error_text(run: usize, share: f32, diverges: bool, tuning: &crate::Tuning) -> bool {
-    run >= tuning.min_error_run
-        && share >= tuning.min_error_share
-        && !(tuning.no_divergence && diverges)
-}
-
-/// The signature parts of each error text's message (error texts without any left out).
-fn error_tokens(errors: &[&str]) -> Vec<Vec<String>> {
-    errors
-        .iter()
-        .map(|e| {
-            analyze(crate::paste::message_part(e), Analyzer::Sig)
-                .into_iter()
-                .filter(|t| t.part)
-                .map(|t| t.text)
-                .collect::<Vec<String>>()
-        })
-        .filter(|toks| !toks.is_empty())
-        .collect()
-}
-
-/// The longest run of consecutive tokens shared by a query line and one error text (see
-/// [`Overlap`]).
-fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> Overlap {
-    let mut best = Overlap {
-        run: 0,
-        share: 0.0,
-        after: true,
-        before: false,
-    };
-    for toks in errors {
-        for line in lines {
-            let (run, end_err, end_line) = longest_common_run(toks, line);
-            let share = run as f32 / toks.len() as f32;
-            let (after, before) = differ_around(toks, line, run, end_err, end_line);
-            let o = Overlap {
-                run,
-                share,
-                after,
-                before,
-            };
-            // Longer runs first; among equal ones the run that does not diverge, then the one
-            // that does not go on differently (what the ranking penalty reads), so the choice
-            // does not depend on the order of the lines.
-            if (o.run, o.share, !o.diverges(), !o.after)
-                > (best.run, best.share, !best.diverges(), !best.after)
-            {
-                best = o;
-            }
-        }
-    }
-    best
-}
-
-/// Whether an error text and a query line that share a run (ending at `end_err`,
-/// `end_line`) differ right after it, both going on with different tokens (`… is not set`
-/// against `… is /tmp/jaas.conf`), and right before it, both with a different plain word
-/// (`Incorrect datetime value … at row 1` against `Incorrect string value … at row 1`).
-/// Before the run only letters-only tokens count: a value with digits there (`partition
-/// aaa-1 could be …`) is a value of the same message. A value made of letters only (`Topic
-/// orders not present …` against `Topic xxx not present …`) also counts, so confidence can
-/// be lost there (it never becomes confident from this).
-fn differ_around(
-    err: &[String],
-    line: &[String],
-    run: usize,
-    end_err: usize,
-    end_line: usize,
-) -> (bool, bool) {
-    let after = end_err < err.len() && end_line < line.len();
-    let word = |t: Option<&String>| t.is_some_and(|t| t.chars().all(char::is_alphabetic));
-    let before = end_err > run
-        && end_line > run
-        && word(err.get(end_err - run - 1))
-        && word(line.get(end_line - run - 1));
-    (after, before)
-}
-
-/// The share of a hit's clause scores that came from signature clauses.
-fn sig_share(built: &BuiltQuery, m: &Matches) -> f32 {
-    let (mut sig, mut all) = (0.0f32, 0.0f32);
-    for &(ci, score) in m {
-        all += score;
-        if built.clauses.get(ci).is_some_and(|c| c.field == F_SIG) {
-            sig += score;
-        }
-    }
-    if all > 0.0 { sig / all } else { 0.0 }
-}
-
-/// The largest share of one error text's words that occur in the pasted words.
-fn error_cover(errors: &[Vec<String>], pasted: &HashSet<&str>) -> f32 {
-    let mut best = 0.0f32;
-    for toks in errors {
-        let found = toks
-            .iter()
-            .filter(|t| pasted.contains(String::as_str(t)))
-            .count();
-        best = best.max(found as f32 / toks.len() as f32);
-    }
-    best
-}
-
-/// The longest common contiguous run of two token sequences and where it ends in each
-/// (dynamic programming over one row; both sides are short: an error text and a paste line).
-fn longest_common_run(a: &[String], b: &[String]) -> (usize, usize, usize) {
-    let mut row = vec![0usize; b.len() + 1];
-    let mut best = (0, 0, 0);
-    for (i, x) in a.iter().enumerate() {
-        let mut diag = 0;
-        for (j, y) in b.iter().enumerate() {
-            let up = row[j + 1];
-            row[j + 1] = if x == y { diag + 1 } else { 0 };
-            if row[j + 1] > best.0 {
-                best = (row[j + 1], i + 1, j + 1);
-            }
-            diag = up;
-        }
-    }
-    best
-}
-
-/// The share of the query's informative weight a hit matches (any field), and whether a
-/// phrase (pair or quoted) matched.
-fn coverage(built: &BuiltQuery, m: &Matches) -> (f32, bool) {
-    let phrase = m.iter().any(|&(ci, _)| {
-        built
-            .clauses
-            .get(ci)
-            .is_some_and(|c| matches!(c.kind, ClauseKind::Pair | ClauseKind::Quoted))
-    });
-    (covered_share(built, m, None), phrase)
-}
-
-/// Per query word, the largest score its long-field clauses (body, code) give one of the
-/// `hits`.
-fn best_word_scores<'m>(built: &BuiltQuery, hits: impl Iterator<Item = &'m Matches>) -> Vec<f32> {
-    let mut best = vec![0.0f32; built.surfaces.len()];
-    for m in hits {
-        for (s, (_, score)) in word_scores(built, m) {
-            if let Some(b) = best.get_mut(s) {
-                *b = b.max(score);
-            }
-        }
-    }
-    best
-}
-
-/// Per query word a hit matches: whether a short field (signature, identifiers, title, tags)
-/// has it, and the score its long-field clauses give (summed over body and code). Ordered,
-/// so that sums over it add in the same order in every process (native and browser rank
-/// alike).
-fn word_scores(built: &BuiltQuery, m: &Matches) -> BTreeMap<usize, (bool, f32)> {
-    let mut out: BTreeMap<usize, (bool, f32)> = BTreeMap::new();
-    for &(ci, score) in m {
-        let Some(c) = built.clauses.get(ci) else {
-            continue;
-        };
-        let Some(s) = c.surface else {
-            continue;
-        };
-        let e = out.entry(s).or_insert((false, 0.0));
-        if c.field == F_BODY || c.field == crate::schema::F_CODE {
-            e.1 += score;
-        } else {
-            e.0 = true;
-        }
-    }
-    out
-}
-
-/// The share of the query's informative weight the hit covers. Every matched word counts
-/// fully, or with `soft` (the best candidates' long-field scores per word, and a share): a
-/// word the hit has only in its body or code counts by its score there against the best
-/// candidate's (fully from that share of it on). One mention deep in a long page is weaker
-/// evidence of what the page is about than the word in a short entry; a word in a short
-/// field counts fully.
-fn covered_share(built: &BuiltQuery, m: &Matches, soft: Option<(&[f32], f32)>) -> f32 {
-    let total: f32 = built.surfaces.iter().map(|s| s.1).sum();
-    if total <= 0.0 {
-        return 0.0;
-    }
-    let got: f32 = word_scores(built, m)
-        .into_iter()
-        .filter_map(|(s, (short, score))| {
-            let w = built.surfaces.get(s)?.1;
-            match soft {
-                Some((best, share)) if !short => {
-                    let b = *best.get(s)?;
-                    let share = share.clamp(f32::EPSILON, 1.0);
-                    (b > 0.0).then(|| w * (score / b / share).min(1.0))
-                }
-                _ => Some(w),
-            }
-        })
-        .sum();
-    got / total
-}
-
 fn matches_doc(scorer: &mut dyn tantivy::query::Scorer, doc: DocId) -> bool {
     let cur = scorer.doc();
     if cur > doc {
@@ -799,141 +562,4 @@ fn matches_doc(scorer: &mut dyn tantivy::query::Scorer, doc: DocId) -> bool {
 
 fn first_text(doc: &TantivyDocument, field: tantivy::schema::Field) -> Option<&str> {
     doc.get_first(field).and_then(|v| v.as_str())
-}
-
-/// The entry error that shares the most informative terms with the query.
-fn best_error(errors: &[&str], built: &BuiltQuery) -> Option<String> {
-    let mut best: Option<(f32, &str)> = None;
-    for e in errors {
-        let mut score = 0.0f32;
-        let mut seen: Vec<String> = Vec::new();
-        for (fi, a) in [(F_SIG, Analyzer::Sig), (F_IDS, Analyzer::Ident)] {
-            for t in analyze(e, a) {
-                if let Some(w) = built.field_terms[fi].get(&t.text)
-                    && !seen.contains(&t.text)
-                {
-                    score += w.max(0.01);
-                    seen.push(t.text);
-                }
-            }
-        }
-        if score > 0.0 && best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, e));
-        }
-    }
-    best.map(|(_, e)| e.to_string())
-}
-
-/// A passage of `text` around the densest cluster of query terms, with char-offset highlights.
-fn snippet(text: &str, terms: &HashMap<String, f32>, analyzer: Analyzer) -> Snippet {
-    let text = text.trim();
-    if text.is_empty() {
-        return Snippet::default();
-    }
-    let toks: Vec<_> = analyze(text, analyzer)
-        .into_iter()
-        .filter(|t| terms.contains_key(&t.text))
-        .collect();
-    // Window start: the matched token whose following SNIPPET_CHARS bytes hold the most
-    // distinct terms (weighted); no match: the beginning of the text.
-    let mut best = (0.0f32, 0usize);
-    for (i, t) in toks.iter().enumerate() {
-        let mut seen: Vec<&str> = Vec::new();
-        let mut score = 0.0;
-        for u in &toks[i..] {
-            if u.to > t.from + SNIPPET_CHARS * 2 {
-                break;
-            }
-            if !seen.contains(&u.text.as_str()) {
-                seen.push(&u.text);
-                score += terms.get(&u.text).copied().unwrap_or(0.0).max(0.1);
-            }
-        }
-        if score > best.0 {
-            best = (score, t.from);
-        }
-    }
-    // Start a little before the first match, on a char boundary, preferably at a word start.
-    let mut start = best.1.saturating_sub(40);
-    while start > 0 && !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    if start > 0
-        && let Some(sp) = text[start..best.1].find(char::is_whitespace)
-    {
-        start += sp + 1;
-    }
-    let end = text[start..]
-        .char_indices()
-        .nth(SNIPPET_CHARS)
-        .map_or(text.len(), |(off, _)| start + off);
-    let window = &text[start..end];
-    let prefix = if start > 0 { "…" } else { "" };
-    let suffix = if end < text.len() { "…" } else { "" };
-    let shown = format!("{prefix}{window}{suffix}");
-    let shift = prefix.chars().count();
-    // Byte ranges inside the window, merged, then converted to char offsets.
-    let mut ranges: Vec<(usize, usize)> = toks
-        .iter()
-        .filter(|t| t.from >= start && t.to <= end)
-        .map(|t| (t.from - start, t.to - start))
-        .collect();
-    ranges.sort_unstable();
-    let mut merged: Vec<(usize, usize)> = Vec::new();
-    for r in ranges {
-        match merged.last_mut() {
-            Some(last) if r.0 <= last.1 => last.1 = last.1.max(r.1),
-            _ => merged.push(r),
-        }
-    }
-    let char_at = |b: usize| window[..b].chars().count() + shift;
-    let highlights = merged
-        .into_iter()
-        .map(|(a, b)| (char_at(a), char_at(b)))
-        .collect();
-    Snippet {
-        text: shown,
-        highlights,
-    }
-}
-
-fn explain_text(built: &BuiltQuery, score: f32, m: &Matches) -> String {
-    let mut lines: Vec<(f32, String)> = m
-        .iter()
-        .map(|&(ci, s)| {
-            let c = &built.clauses[ci];
-            let kind = match c.kind {
-                ClauseKind::Term => "term",
-                ClauseKind::Pair => "pair",
-                ClauseKind::Quoted => "phrase",
-                ClauseKind::Fuzzy => "fuzzy",
-            };
-            (
-                s,
-                format!(
-                    "{:>7.3}  {:<5} {:<6} {}",
-                    s,
-                    field_name(c.field),
-                    kind,
-                    c.label
-                ),
-            )
-        })
-        .collect();
-    lines.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut by_field: HashMap<&str, f32> = HashMap::new();
-    for &(ci, s) in m {
-        *by_field
-            .entry(field_name(built.clauses[ci].field))
-            .or_default() += s;
-    }
-    let mut fields: Vec<(&str, f32)> = by_field.into_iter().collect();
-    fields.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
-    let summary: Vec<String> = fields.iter().map(|(f, s)| format!("{f}={s:.2}")).collect();
-    let mut out = format!("score {score:.3} = {}\n", summary.join(" + "));
-    for (_, l) in lines {
-        out.push_str(&l);
-        out.push('\n');
-    }
-    out
 }

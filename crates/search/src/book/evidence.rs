@@ -1,0 +1,264 @@
+//! What a hit's matched clauses and documented error texts say about the query: the run a
+//! paste shares with an error text, how much of the query's weight a hit covers, and from
+//! those the decision whether the first hit is confident.
+
+use super::Matches;
+use crate::Signals;
+use crate::analysis::{Analyzer, analyze};
+use crate::query::{BuiltQuery, ClauseKind};
+use crate::schema::{F_BODY, F_SIG};
+use std::collections::{BTreeMap, HashSet};
+
+/// How a query overlaps a hit's error texts: the longest run of tokens shared with one of
+/// them, that run's share of the error's length, and whether both texts differ right after
+/// (`after`) or right before (`before`) the run (see [`differ_around`]).
+#[derive(Clone, Copy)]
+pub(super) struct Overlap {
+    pub(super) run: usize,
+    pub(super) share: f32,
+    pub(super) after: bool,
+    pub(super) before: bool,
+}
+
+impl Overlap {
+    /// Another message of the same template.
+    pub(super) fn diverges(&self) -> bool {
+        self.after || self.before
+    }
+}
+
+/// Whether the first hit is very likely right: the query repeats enough of one of its
+/// documented error texts, and is not mostly words from outside the book (see
+/// [`crate::Tuning::min_error_run`]), or it is one line in the hit's own words (see
+/// [`crate::Tuning::word_confidence`]). The baseline claims every answer.
+pub(super) fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
+    if tuning.plain_bm25 {
+        return true;
+    }
+    // In one line, the error repeated must be a fair part of it: a long question around a
+    // quoted error asks about more than the error (see `Tuning::min_error_query_share`).
+    let repeats_error = repeats_error_text(s.error_run, s.error_share, s.error_diverges, tuning)
+        && s.known_share >= tuning.min_known_share
+        && (!s.one_line || s.error_query_share >= tuning.min_error_query_share);
+    // One line nearly all in the first hit's words, with the hit well ahead.
+    let in_its_words = tuning.word_confidence
+        && s.one_line
+        && s.coverage >= tuning.min_word_coverage
+        && s.known_share >= tuning.min_word_known_share
+        && s.margin >= tuning.min_word_margin;
+    // A message the JVM or Flink prints for any connector says little about which one the
+    // reader runs: without the connector named, the entry is only one of its causes.
+    let generic_only = tuning.generic_errors && s.generic_error && !s.names_connector;
+    (repeats_error || in_its_words)
+        && !(tuning.connector_agreement && s.other_connector)
+        && !generic_only
+}
+
+/// Whether a run the query shares with an error text counts as repeating that error: long
+/// enough, a large enough share of it, and (with `no_divergence`) not going on differently.
+pub(super) fn repeats_error_text(
+    run: usize,
+    share: f32,
+    diverges: bool,
+    tuning: &crate::Tuning,
+) -> bool {
+    run >= tuning.min_error_run
+        && share >= tuning.min_error_share
+        && !(tuning.no_divergence && diverges)
+}
+
+/// The signature parts of each error text's message (error texts without any left out).
+pub(super) fn error_tokens(errors: &[&str]) -> Vec<Vec<String>> {
+    errors
+        .iter()
+        .map(|e| {
+            analyze(crate::paste::message_part(e), Analyzer::Sig)
+                .into_iter()
+                .filter(|t| t.part)
+                .map(|t| t.text)
+                .collect::<Vec<String>>()
+        })
+        .filter(|toks| !toks.is_empty())
+        .collect()
+}
+
+/// The longest run of consecutive tokens shared by a query line and one error text (see
+/// [`Overlap`]).
+pub(super) fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> Overlap {
+    let mut best = Overlap {
+        run: 0,
+        share: 0.0,
+        after: true,
+        before: false,
+    };
+    for toks in errors {
+        for line in lines {
+            let (run, end_err, end_line) = longest_common_run(toks, line);
+            let share = run as f32 / toks.len() as f32;
+            let (after, before) = differ_around(toks, line, run, end_err, end_line);
+            let o = Overlap {
+                run,
+                share,
+                after,
+                before,
+            };
+            // Longer runs first; among equal ones the run that does not diverge, then the one
+            // that does not go on differently (what the ranking penalty reads), so the choice
+            // does not depend on the order of the lines.
+            if (o.run, o.share, !o.diverges(), !o.after)
+                > (best.run, best.share, !best.diverges(), !best.after)
+            {
+                best = o;
+            }
+        }
+    }
+    best
+}
+
+/// Whether an error text and a query line that share a run (ending at `end_err`,
+/// `end_line`) differ right after it, both going on with different tokens (`… is not set`
+/// against `… is /tmp/jaas.conf`), and right before it, both with a different plain word
+/// (`Incorrect datetime value … at row 1` against `Incorrect string value … at row 1`).
+/// Before the run only letters-only tokens count: a value with digits there (`partition
+/// aaa-1 could be …`) is a value of the same message. A value made of letters only (`Topic
+/// orders not present …` against `Topic xxx not present …`) also counts, so confidence can
+/// be lost there (it never becomes confident from this).
+pub(super) fn differ_around(
+    err: &[String],
+    line: &[String],
+    run: usize,
+    end_err: usize,
+    end_line: usize,
+) -> (bool, bool) {
+    let after = end_err < err.len() && end_line < line.len();
+    let word = |t: Option<&String>| t.is_some_and(|t| t.chars().all(char::is_alphabetic));
+    let before = end_err > run
+        && end_line > run
+        && word(err.get(end_err - run - 1))
+        && word(line.get(end_line - run - 1));
+    (after, before)
+}
+
+/// The share of a hit's clause scores that came from signature clauses.
+pub(super) fn sig_share(built: &BuiltQuery, m: &Matches) -> f32 {
+    let (mut sig, mut all) = (0.0f32, 0.0f32);
+    for &(ci, score) in m {
+        all += score;
+        if built.clauses.get(ci).is_some_and(|c| c.field == F_SIG) {
+            sig += score;
+        }
+    }
+    if all > 0.0 { sig / all } else { 0.0 }
+}
+
+/// The largest share of one error text's words that occur in the pasted words.
+pub(super) fn error_cover(errors: &[Vec<String>], pasted: &HashSet<&str>) -> f32 {
+    let mut best = 0.0f32;
+    for toks in errors {
+        let found = toks
+            .iter()
+            .filter(|t| pasted.contains(String::as_str(t)))
+            .count();
+        best = best.max(found as f32 / toks.len() as f32);
+    }
+    best
+}
+
+/// The longest common contiguous run of two token sequences and where it ends in each
+/// (dynamic programming over one row; both sides are short: an error text and a paste line).
+pub(super) fn longest_common_run(a: &[String], b: &[String]) -> (usize, usize, usize) {
+    let mut row = vec![0usize; b.len() + 1];
+    let mut best = (0, 0, 0);
+    for (i, x) in a.iter().enumerate() {
+        let mut diag = 0;
+        for (j, y) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = if x == y { diag + 1 } else { 0 };
+            if row[j + 1] > best.0 {
+                best = (row[j + 1], i + 1, j + 1);
+            }
+            diag = up;
+        }
+    }
+    best
+}
+
+/// The share of the query's informative weight a hit matches (any field), and whether a
+/// phrase (pair or quoted) matched.
+pub(super) fn coverage(built: &BuiltQuery, m: &Matches) -> (f32, bool) {
+    let phrase = m.iter().any(|&(ci, _)| {
+        built
+            .clauses
+            .get(ci)
+            .is_some_and(|c| matches!(c.kind, ClauseKind::Pair | ClauseKind::Quoted))
+    });
+    (covered_share(built, m, None), phrase)
+}
+
+/// Per query word, the largest score its long-field clauses (body, code) give one of the
+/// `hits`.
+pub(super) fn best_word_scores<'m>(
+    built: &BuiltQuery,
+    hits: impl Iterator<Item = &'m Matches>,
+) -> Vec<f32> {
+    let mut best = vec![0.0f32; built.surfaces.len()];
+    for m in hits {
+        for (s, (_, score)) in word_scores(built, m) {
+            if let Some(b) = best.get_mut(s) {
+                *b = b.max(score);
+            }
+        }
+    }
+    best
+}
+
+/// Per query word a hit matches: whether a short field (signature, identifiers, title, tags)
+/// has it, and the score its long-field clauses give (summed over body and code). Ordered,
+/// so that sums over it add in the same order in every process (native and browser rank
+/// alike).
+pub(super) fn word_scores(built: &BuiltQuery, m: &Matches) -> BTreeMap<usize, (bool, f32)> {
+    let mut out: BTreeMap<usize, (bool, f32)> = BTreeMap::new();
+    for &(ci, score) in m {
+        let Some(c) = built.clauses.get(ci) else {
+            continue;
+        };
+        let Some(s) = c.surface else {
+            continue;
+        };
+        let e = out.entry(s).or_insert((false, 0.0));
+        if c.field == F_BODY || c.field == crate::schema::F_CODE {
+            e.1 += score;
+        } else {
+            e.0 = true;
+        }
+    }
+    out
+}
+
+/// The share of the query's informative weight the hit covers. Every matched word counts
+/// fully, or with `soft` (the best candidates' long-field scores per word, and a share): a
+/// word the hit has only in its body or code counts by its score there against the best
+/// candidate's (fully from that share of it on). One mention deep in a long page is weaker
+/// evidence of what the page is about than the word in a short entry; a word in a short
+/// field counts fully.
+pub(super) fn covered_share(built: &BuiltQuery, m: &Matches, soft: Option<(&[f32], f32)>) -> f32 {
+    let total: f32 = built.surfaces.iter().map(|s| s.1).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let got: f32 = word_scores(built, m)
+        .into_iter()
+        .filter_map(|(s, (short, score))| {
+            let w = built.surfaces.get(s)?.1;
+            match soft {
+                Some((best, share)) if !short => {
+                    let b = *best.get(s)?;
+                    let share = share.clamp(f32::EPSILON, 1.0);
+                    (b > 0.0).then(|| w * (score / b / share).min(1.0))
+                }
+                _ => Some(w),
+            }
+        })
+        .sum();
+    got / total
+}

@@ -44,7 +44,7 @@ pub(super) fn snippet(text: &str, terms: &HashMap<String, f32>, analyzer: Analyz
         .into_iter()
         .filter(|t| terms.contains_key(&t.text))
         .collect();
-    // Window start: the matched token whose following SNIPPET_CHARS bytes hold the most
+    // Window start: the matched token whose following 2 × SNIPPET_CHARS bytes hold the most
     // distinct terms (weighted); no match: the beginning of the text.
     let mut best = (0.0f32, 0usize);
     for (i, t) in toks.iter().enumerate() {
@@ -68,10 +68,14 @@ pub(super) fn snippet(text: &str, terms: &HashMap<String, f32>, analyzer: Analyz
     while start > 0 && !text.is_char_boundary(start) {
         start -= 1;
     }
+    // After the first whitespace, whatever its width (a no-break or ideographic space is
+    // more than one byte).
     if start > 0
-        && let Some(sp) = text[start..best.1].find(char::is_whitespace)
+        && let Some((sp, c)) = text[start..best.1]
+            .char_indices()
+            .find(|(_, c)| c.is_whitespace())
     {
-        start += sp + 1;
+        start += sp + c.len_utf8();
     }
     let end = text[start..]
         .char_indices()
@@ -147,4 +151,22 @@ pub(super) fn explain_text(built: &BuiltQuery, score: f32, m: &Matches) -> Strin
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A space wider than one byte before the passage start (a no-break space from
+    /// `&nbsp;`, a Chinese full-width space) must not cut a character.
+    #[test]
+    fn a_snippet_starts_after_a_wide_space() {
+        let terms: HashMap<String, f32> = [("kafka".to_string(), 1.0)].into();
+        for space in ['\u{a0}', '\u{3000}', '\u{2003}'] {
+            let body = format!("{}{space}kafka lag", "x".repeat(50));
+            let s = snippet(&body, &terms, Analyzer::Prose);
+            assert_eq!(s.text, "…kafka lag", "space {space:?}");
+            assert_eq!(s.highlights, vec![(1, 6)]);
+        }
+    }
 }

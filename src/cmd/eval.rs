@@ -16,7 +16,7 @@ pub struct EvalArgs {
     /// `"expect": []` marks a query no entry answers.
     #[arg(long)]
     pub queries: PathBuf,
-    /// Print JSON (`{"queries", "n", "top1", "mrr10", "recall5", "abstain",
+    /// Print JSON (`{"queries", "n", "top1", "mrr10", "recall5", "unanswered", "abstain",
     /// "confident_precision", "confident_rate", "by_style", "by_lang", "misses"}`).
     #[arg(long)]
     pub json: bool,
@@ -26,27 +26,16 @@ pub struct EvalArgs {
     /// The built site to search (default: the book's build directory), e.g. a `--dest` of `kbook build`.
     #[arg(long, value_name = "DIR")]
     pub site: Option<PathBuf>,
-    /// Switch a ranking part off (ablation): paste-splitting, reader-prose,
-    /// punctuated-questions, rarity-cut, phrase-pairs, typo, stopwords, field-dismax,
-    /// shared-idf, query-intent, coverage, connector-mention, prefix, wrapper,
-    /// template-divergence, sig-cover, part-groups, soft-coverage, long-page, symptom-lines;
-    /// divergence, connector-agreement, generic-errors, word-confidence, error-query-share
-    /// (confidence).
-    /// Repeatable.
-    #[arg(long, value_name = "PART")]
+    /// Switch a ranking part off (ablation); repeatable. The parts are listed in the help.
+    #[arg(long, value_name = "PART", help = ablate_help())]
     pub ablate: Vec<String>,
     /// Rank with a baseline instead of kbook's ranking: `bm25` is plain BM25, every query
     /// word OR-ed over title and body, no ranking parts (every ranking part must beat it).
-    #[arg(long, value_enum, conflicts_with = "ablate")]
+    #[arg(long, value_enum, conflicts_with_all = ["ablate", "tune"])]
     pub baseline: Option<Baseline>,
-    /// Set a ranking constant, for tuning on a query set: a field boost (sig, ids, title,
-    /// tags, body, code) or frame, other, prose, wrapper, field-tie, coverage-weight,
-    /// shared-idf-mix, connector-weight, connector-hits, symptom-lines, pair-boost, plain-sig,
-    /// paste-tags, max-terms, min-error-run, min-error-share, min-known-share,
-    /// min-error-query-share, min-word-coverage, min-word-known-share, min-word-margin,
-    /// diverge-penalty, sig-cover, soft-coverage-share.
-    /// Repeatable, e.g. `--tune sig=2 --tune body=1.5`.
-    #[arg(long, value_name = "NAME=VALUE")]
+    /// Set a ranking constant, for tuning on a query set; repeatable. The names are listed in
+    /// the help.
+    #[arg(long, value_name = "NAME=VALUE", help = tune_help())]
     pub tune: Vec<String>,
 }
 
@@ -57,34 +46,104 @@ pub enum Baseline {
     Bm25,
 }
 
-/// Ranking parts `--ablate` can switch off.
-pub const ABLATIONS: [&str; 25] = [
-    "paste-splitting",
-    "reader-prose",
-    "punctuated-questions",
-    "rarity-cut",
-    "phrase-pairs",
-    "typo",
-    "stopwords",
-    "field-dismax",
-    "coverage",
-    "shared-idf",
-    "query-intent",
-    "connector-mention",
-    "prefix",
-    "wrapper",
-    "template-divergence",
-    "sig-cover",
-    "part-groups",
-    "soft-coverage",
-    "long-page",
-    "symptom-lines",
-    "divergence",
-    "connector-agreement",
-    "generic-errors",
-    "word-confidence",
-    "error-query-share",
+/// How an ablation switches its part off.
+type SwitchOff = fn(&mut Tuning);
+/// How `--tune` stores a value.
+type SetConstant = fn(&mut Tuning, f32);
+
+/// The last parts in [`ABLATIONS`], which are parts of confidence, not of the ranking.
+const CONFIDENCE_PARTS: usize = 5;
+
+/// Ranking parts `--ablate` can switch off (the last [`CONFIDENCE_PARTS`] are parts of
+/// confidence), each with how it is switched off.
+const ABLATIONS: [(&str, SwitchOff); 25] = [
+    ("paste-splitting", |t| t.paste_splitting = false),
+    ("reader-prose", |t| t.reader_prose = false),
+    ("punctuated-questions", |t| t.punctuated_questions = false),
+    ("rarity-cut", |t| t.rarity_cut = false),
+    ("phrase-pairs", |t| t.phrase_pairs = false),
+    ("typo", |t| t.typo_tolerance = false),
+    ("stopwords", |t| t.stopwords = false),
+    ("field-dismax", |t| t.field_dismax = false),
+    ("coverage", |t| t.coverage_rerank = false),
+    ("shared-idf", |t| t.shared_idf = false),
+    ("query-intent", |t| t.query_intent = false),
+    ("connector-mention", |t| t.connector_mentions = false),
+    ("prefix", |t| t.prefix_last_word = false),
+    ("wrapper", |t| t.wrapper_weight = 1.0),
+    ("template-divergence", |t| t.diverge_penalty = 1.0),
+    ("sig-cover", |t| t.sig_cover_weight = 0.0),
+    ("part-groups", |t| t.part_groups = false),
+    ("soft-coverage", |t| t.soft_coverage = false),
+    ("long-page", |t| t.long_page_damping = 0.0),
+    ("symptom-lines", |t| t.symptom_weight = 0.0),
+    ("divergence", |t| t.no_divergence = false),
+    ("connector-agreement", |t| t.connector_agreement = false),
+    ("generic-errors", |t| t.generic_errors = false),
+    ("word-confidence", |t| t.word_confidence = false),
+    ("error-query-share", |t| t.min_error_query_share = 0.0),
 ];
+
+/// Constants `--tune` sets, each with how a value is stored (counts are rounded down).
+const TUNABLES: [(&str, SetConstant); 32] = [
+    ("sig", |t, v| t.field_boosts[0] = v),
+    ("ids", |t, v| t.field_boosts[1] = v),
+    ("title", |t, v| t.field_boosts[2] = v),
+    ("tags", |t, v| t.field_boosts[3] = v),
+    ("body", |t, v| t.field_boosts[4] = v),
+    ("code", |t, v| t.field_boosts[5] = v),
+    ("frame", |t, v| t.frame_weight = v),
+    ("other", |t, v| t.other_weight = v),
+    ("prose", |t, v| t.prose_weight = v),
+    ("wrapper", |t, v| t.wrapper_weight = v),
+    ("field-tie", |t, v| t.field_tie = v),
+    ("coverage-weight", |t, v| t.coverage_weight = v),
+    ("shared-idf-mix", |t, v| t.shared_idf_mix = v),
+    ("connector-weight", |t, v| t.connector_weight = v),
+    ("connector-hits", |t, v| t.connector_hit_boost = v),
+    ("symptom-lines", |t, v| t.symptom_weight = v),
+    ("pair-boost", |t, v| t.pair_boost = v),
+    ("plain-sig", |t, v| t.plain_sig_boost = v),
+    ("paste-tags", |t, v| t.paste_tags_factor = v),
+    ("max-terms", |t, v| t.max_terms = v.max(1.0) as usize),
+    ("pair-positions-budget", |t, v| {
+        t.pair_positions_budget = v.max(0.0) as usize;
+    }),
+    ("min-error-run", |t, v| {
+        t.min_error_run = v.max(0.0) as usize
+    }),
+    ("min-error-share", |t, v| t.min_error_share = v),
+    ("min-known-share", |t, v| t.min_known_share = v),
+    ("min-error-query-share", |t, v| t.min_error_query_share = v),
+    ("min-word-coverage", |t, v| t.min_word_coverage = v),
+    ("min-word-known-share", |t, v| t.min_word_known_share = v),
+    ("min-word-margin", |t, v| t.min_word_margin = v),
+    ("diverge-penalty", |t, v| t.diverge_penalty = v),
+    ("sig-cover", |t, v| t.sig_cover_weight = v),
+    ("soft-coverage-share", |t, v| t.soft_coverage_share = v),
+    ("long-page-damping", |t, v| t.long_page_damping = v),
+];
+
+fn names<T>(table: &[(&'static str, T)]) -> String {
+    table.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+}
+
+fn ablate_help() -> String {
+    let (ranking, confidence) = ABLATIONS.split_at(ABLATIONS.len() - CONFIDENCE_PARTS);
+    format!(
+        "Switch a ranking part off (ablation): {}; of confidence: {}. Repeatable",
+        names(ranking),
+        names(confidence)
+    )
+}
+
+fn tune_help() -> String {
+    format!(
+        "Set a ranking constant, for tuning on a query set: {}. The first six are field \
+         boosts. Repeatable, e.g. `--tune sig=2 --tune body=1.5`",
+        names(&TUNABLES)
+    )
+}
 
 fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
     if args.baseline == Some(Baseline::Bm25) {
@@ -92,37 +151,10 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
     }
     let mut t = Tuning::default();
     for a in &args.ablate {
-        match a.as_str() {
-            "paste-splitting" => t.paste_splitting = false,
-            "reader-prose" => t.reader_prose = false,
-            "punctuated-questions" => t.punctuated_questions = false,
-            "divergence" => t.no_divergence = false,
-            "template-divergence" => t.diverge_penalty = 1.0,
-            "sig-cover" => t.sig_cover_weight = 0.0,
-            "connector-agreement" => t.connector_agreement = false,
-            "generic-errors" => t.generic_errors = false,
-            "word-confidence" => t.word_confidence = false,
-            "error-query-share" => t.min_error_query_share = 0.0,
-            "rarity-cut" => t.rarity_cut = false,
-            "phrase-pairs" => t.phrase_pairs = false,
-            "typo" => t.typo_tolerance = false,
-            "stopwords" => t.stopwords = false,
-            "field-dismax" => t.field_dismax = false,
-            "coverage" => t.coverage_rerank = false,
-            "shared-idf" => t.shared_idf = false,
-            "query-intent" => t.query_intent = false,
-            "connector-mention" => t.connector_mentions = false,
-            "prefix" => t.prefix_last_word = false,
-            "wrapper" => t.wrapper_weight = 1.0,
-            "part-groups" => t.part_groups = false,
-            "soft-coverage" => t.soft_coverage = false,
-            "long-page" => t.long_page_damping = 0.0,
-            "symptom-lines" => t.symptom_weight = 0.0,
-            other => bail!(
-                "unknown --ablate part `{other}`: use {}",
-                ABLATIONS.join(", ")
-            ),
-        }
+        let Some((_, switch_off)) = ABLATIONS.iter().find(|(n, _)| n == a) else {
+            bail!("unknown --ablate part `{a}`: use {}", names(&ABLATIONS));
+        };
+        switch_off(&mut t);
     }
     for kv in &args.tune {
         let Some((k, v)) = kv.split_once('=') else {
@@ -132,49 +164,14 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
             .trim()
             .parse()
             .with_context(|| format!("bad --tune `{kv}`: the value is not a number"))?;
-        let field = ["sig", "ids", "title", "tags", "body", "code"]
-            .iter()
-            .position(|f| *f == k.trim());
-        let slot = match (field, k.trim()) {
-            (Some(fi), _) => &mut t.field_boosts[fi],
-            (None, "frame") => &mut t.frame_weight,
-            (None, "other") => &mut t.other_weight,
-            (None, "prose") => &mut t.prose_weight,
-            (None, "wrapper") => &mut t.wrapper_weight,
-            (None, "field-tie") => &mut t.field_tie,
-            (None, "coverage-weight") => &mut t.coverage_weight,
-            (None, "shared-idf-mix") => &mut t.shared_idf_mix,
-            (None, "connector-weight") => &mut t.connector_weight,
-            (None, "connector-hits") => &mut t.connector_hit_boost,
-            (None, "symptom-lines") => &mut t.symptom_weight,
-            (None, "pair-boost") => &mut t.pair_boost,
-            (None, "plain-sig") => &mut t.plain_sig_boost,
-            (None, "paste-tags") => &mut t.paste_tags_factor,
-            (None, "min-error-share") => &mut t.min_error_share,
-            (None, "min-known-share") => &mut t.min_known_share,
-            (None, "min-error-query-share") => &mut t.min_error_query_share,
-            (None, "min-word-coverage") => &mut t.min_word_coverage,
-            (None, "min-word-known-share") => &mut t.min_word_known_share,
-            (None, "min-word-margin") => &mut t.min_word_margin,
-            (None, "diverge-penalty") => &mut t.diverge_penalty,
-            (None, "sig-cover") => &mut t.sig_cover_weight,
-            (None, "soft-coverage-share") => &mut t.soft_coverage_share,
-            (None, "long-page-damping") => &mut t.long_page_damping,
-            (None, "max-terms") => {
-                t.max_terms = v.max(1.0) as usize;
-                continue;
-            }
-            (None, "pair-positions-budget") => {
-                t.pair_positions_budget = v.max(0.0) as usize;
-                continue;
-            }
-            (None, "min-error-run") => {
-                t.min_error_run = v.max(0.0) as usize;
-                continue;
-            }
-            (None, other) => bail!("unknown --tune constant `{other}`"),
+        let Some((_, set)) = TUNABLES.iter().find(|(n, _)| *n == k.trim()) else {
+            bail!(
+                "unknown --tune constant `{}`: use {}",
+                k.trim(),
+                names(&TUNABLES)
+            );
         };
-        *slot = v;
+        set(&mut t, v);
     }
     Ok(t)
 }
@@ -250,4 +247,53 @@ fn print_table(report: &EvalReport) -> std::io::Result<()> {
         }
     }
     row("all", &report.all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn args(extra: &[&str]) -> Result<EvalArgs, clap::Error> {
+        let mut argv = vec!["kbook", "eval", "--queries", "q.jsonl"];
+        argv.extend_from_slice(extra);
+        match super::super::Cli::try_parse_from(argv)?.command {
+            super::super::Command::Eval(a) => Ok(a),
+            _ => unreachable!("the eval subcommand parses into eval arguments"),
+        }
+    }
+
+    /// Every part named in the help switches something off, and every constant named there
+    /// is set: the tables behind the help are the ones applied.
+    #[test]
+    fn every_listed_part_and_constant_changes_the_tuning() {
+        let default = format!("{:?}", Tuning::default());
+        for (name, _) in ABLATIONS {
+            let t = tuning_for(&args(&["--ablate", name]).unwrap()).unwrap();
+            assert_ne!(format!("{t:?}"), default, "--ablate {name} changes nothing");
+        }
+        for (name, _) in TUNABLES {
+            let kv = format!("{name}=7.25");
+            let t = tuning_for(&args(&["--tune", &kv]).unwrap()).unwrap();
+            assert_ne!(format!("{t:?}"), default, "--tune {kv} changes nothing");
+        }
+        let help = format!("{} {}", ablate_help(), tune_help());
+        assert!(help.contains("error-query-share") && help.contains("long-page-damping"));
+    }
+
+    #[test]
+    fn unknown_names_are_errors_that_list_the_known_ones() {
+        let e = tuning_for(&args(&["--tune", "sigg=2"]).unwrap()).unwrap_err();
+        assert!(e.to_string().contains("`sigg`") && e.to_string().contains("min-word-margin"));
+        let e = tuning_for(&args(&["--ablate", "typos"]).unwrap()).unwrap_err();
+        assert!(e.to_string().contains("`typos`") && e.to_string().contains("word-confidence"));
+    }
+
+    /// The baseline has no ranking constants: tuning it would be silently ignored.
+    #[test]
+    fn the_baseline_takes_no_tuning() {
+        assert!(args(&["--baseline", "bm25", "--tune", "sig=2"]).is_err());
+        assert!(args(&["--baseline", "bm25", "--ablate", "typo"]).is_err());
+        assert!(args(&["--baseline", "bm25"]).is_ok());
+    }
 }

@@ -370,15 +370,20 @@ const ZH_KINDS: &[(&str, &str)] = &[
 type Texts = &'static [(&'static str, &'static str)];
 
 fn builtin(language: &str) -> (Texts, Texts, Texts) {
-    let primary = language
+    if is_chinese(language) {
+        (ZH_PAGE, ZH_SCRIPT, ZH_KINDS)
+    } else {
+        (EN_PAGE, EN_SCRIPT, &[])
+    }
+}
+
+/// Whether a BCP 47 language tag is Chinese in any script or region: its primary subtag is
+/// `zh` (`zha`, Zhuang, is not).
+pub fn is_chinese(language: &str) -> bool {
+    language
         .split(['-', '_'])
         .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    match primary.as_str() {
-        "zh" => (ZH_PAGE, ZH_SCRIPT, ZH_KINDS),
-        _ => (EN_PAGE, EN_SCRIPT, &[]),
-    }
+        .is_some_and(|p| p.eq_ignore_ascii_case("zh"))
 }
 
 /// Placeholders (`{name}`) in a text.
@@ -662,7 +667,7 @@ mod tests {
             assert_eq!(zh.script["no_confident"], "没有可信的匹配。");
             assert_eq!(zh.kind("error"), "错误");
         }
-        for tag in ["ja", "ko", "fr-CA", ""] {
+        for tag in ["ja", "ko", "fr-CA", "zha", ""] {
             assert_eq!(
                 Strings::new(tag, &none).get("versions"),
                 "Versions",

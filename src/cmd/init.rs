@@ -177,7 +177,7 @@ pub fn run(dir: &Path, language: &str) -> Result<ExitCode> {
     if !kbook::config::is_language_tag(language) {
         bail!("`{language}` is not a BCP 47 language tag: use e.g. en, zh, zh-CN, ja");
     }
-    let chinese = language.to_ascii_lowercase().starts_with("zh");
+    let chinese = kbook::i18n::is_chinese(language);
     let (starter, error_entry, howto_entry) = if chinese {
         (&STARTER_ZH, INIT_ENTRY_ERROR_ZH, INIT_ENTRY_HOWTO_ZH)
     } else {

@@ -6,8 +6,8 @@
 //! Markdown bodies) → [`search_assets`] (the index, built from the bodies' text) →
 //! [`render::pages`] (the pages, rendered after the index because they name its files) →
 //! [`output`] (written atomically). [`serve`] rebuilds through [`site`] and serves the
-//! output. Below them sit helpers every stage may use: [`diagnostic`], [`urls`], [`html`],
-//! [`fingerprint`], [`date`], [`i18n`]. The commands live in the binary (`src/cmd/`); no
+//! output. Below them sit helpers every stage may use: [`output`], [`diagnostic`], [`urls`],
+//! [`html`], [`fingerprint`], [`date`], [`i18n`]. The commands live in the binary (`src/cmd/`); no
 //! library module imports a command.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

@@ -16,10 +16,11 @@ pub struct SearchArgs {
     /// Read the query from standard input (e.g. `kubectl logs pod | kbook search --stdin`).
     #[arg(long)]
     pub stdin: bool,
-    /// Print JSON (`{"hits": [...], "confident": bool}`).
+    /// Print JSON (`{"hits": [...], "confident": bool, "signals": {...}}`; the signals are
+    /// what confidence was decided on).
     #[arg(long)]
     pub json: bool,
-    /// Maximum number of results.
+    /// Maximum number of results (1 to 200).
     #[arg(long, default_value_t = 10)]
     pub limit: usize,
     /// Only entries of this connector.

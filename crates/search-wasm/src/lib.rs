@@ -403,8 +403,9 @@ mod tests {
         }
     }
 
-    /// The ABI answers exactly what the library answers (the browser parity test checks the
-    /// same thing through Chromium).
+    /// The ABI's plumbing (memory in and out, options, the JSON of results) gives what the
+    /// library gives. Run on the host, so it does not show that the wasm32 build ranks alike:
+    /// the browser parity test compares that through Chromium.
     #[test]
     fn abi_matches_the_library() {
         let docs = vec![

@@ -81,19 +81,9 @@ impl LazyIndex {
         })
     }
 
-    /// The underlying reader.
-    pub fn book(&self) -> &BookIndex {
-        &self.book
-    }
-
     /// Number of blocks (0 when everything is loaded).
     pub fn block_count(&self) -> usize {
         self.lazy.as_ref().map_or(0, |p| p.store.block_count())
-    }
-
-    /// Whether block `i` is loaded (always true without blocks).
-    pub fn has_block(&self, i: u32) -> bool {
-        self.lazy.as_ref().is_none_or(|p| p.store.has(i))
     }
 
     /// Adds a fetched block (checked against the head's checksum).

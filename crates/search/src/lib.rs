@@ -26,7 +26,7 @@ mod writer;
 
 use serde::Serialize;
 
-pub use analysis::{Analyzer, analyze, register_tokenizers};
+pub use analysis::{Analyzer, analyze};
 pub use book::BookIndex;
 pub use lazy::{LazyIndex, LazyOutcome};
 pub use pack::{FORMAT_VERSION, MAGIC, packed_digest};
@@ -213,7 +213,8 @@ pub struct Hit {
     pub connector: String,
     /// Entry kind.
     pub kind: String,
-    /// BM25 score (sum of the matching clauses).
+    /// The ranking score: BM25 over the matching clauses, times the rerank factors (coverage,
+    /// long pages, the error template, the connector named, the symptom line).
     pub score: f32,
     /// The entry's error string that best matches the query.
     pub matched_error: Option<String>,

@@ -16,7 +16,7 @@ pub(crate) const HEADER_LEN: usize = 32;
 const MAX_FILES: u32 = 4096;
 
 /// Serialises files (sorted by name by the caller) into the packed layout.
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn pack_files<D: AsRef<[u8]>>(files: &[(String, D)]) -> Result<Vec<u8>, SearchError> {
     let count =
         u32::try_from(files.len()).map_err(|_| SearchError::Corrupt("too many files".into()))?;

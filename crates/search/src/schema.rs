@@ -73,7 +73,6 @@ pub(crate) const TEXT_FIELDS: [TextField; 6] = [
 pub(crate) const F_SIG: usize = 0;
 pub(crate) const F_IDS: usize = 1;
 pub(crate) const F_TITLE: usize = 2;
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 pub(crate) const F_TAGS: usize = 3;
 pub(crate) const F_BODY: usize = 4;
 pub(crate) const F_CODE: usize = 5;
@@ -153,7 +152,7 @@ impl KbSchema {
 /// stored fields of each hit it shows, and a read loads the whole block around a document
 /// (Tantivy's default is 16 KiB, several entries). The store's skip index grows with the block
 /// count; at this size it stays well under the store itself.
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn index_settings() -> tantivy::IndexSettings {
     tantivy::IndexSettings {
         docstore_blocksize: DOCSTORE_BLOCK_BYTES,

@@ -357,12 +357,6 @@ pub fn match_stored_specs(
     Ok((m, fix_release(&specs, product, version, m)))
 }
 
-/// Moves hits whose entry does not apply to the reader's version after the others, keeping
-/// the order within both groups (the sort is stable).
-pub fn demote_not_applying(hits: &mut [crate::Hit]) {
-    hits.sort_by_key(|h| h.version_match.is_some_and(|m| !m.applies()));
-}
-
 /// Parses a reader's `product=version` (e.g. `vvr=8.0.7`).
 pub fn parse_product_version(text: &str) -> Result<(String, Version), VersionError> {
     let (product, version) = text

@@ -22,7 +22,7 @@ use tantivy::tokenizer::{TextAnalyzer, TokenizerManager};
 
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use tokenizer::AnalysedAhead;
-pub use tokenizer::{KbTokenStream, KbTokenizer};
+pub(crate) use tokenizer::{KbTokenStream, KbTokenizer};
 
 /// Tokenizer names as registered in the index's tokenizer manager.
 pub const TOKENIZER_PROSE: &str = "kb_prose";

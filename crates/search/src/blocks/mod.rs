@@ -17,7 +17,6 @@ mod directory;
 mod split;
 mod store;
 
-pub use crate::head::HEAD_MAGIC;
 pub(crate) use directory::{BlockDirectory, Opened, open_directory};
 #[cfg(not(target_arch = "wasm32"))]
 pub use split::{BlockRanges, BlockSet, split_packed, split_packed_ranges, split_packed_sized};

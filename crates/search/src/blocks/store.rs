@@ -115,14 +115,6 @@ impl BlockStore {
         self.starts.partition_point(|&s| s <= off).saturating_sub(1)
     }
 
-    pub(crate) fn has(&self, i: u32) -> bool {
-        self.blocks
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(i as usize)
-            .is_some_and(Option::is_some)
-    }
-
     /// Bytes `range` of the packed index, or an error after recording the missing blocks.
     pub(super) fn read(&self, range: Range<usize>) -> io::Result<OwnedBytes> {
         if range.start >= range.end {

@@ -441,8 +441,9 @@ impl BookIndex {
                 }),
             });
         }
-        // Entries that do not affect the reader's version stay listed, below the rest.
-        crate::version::demote_not_applying(&mut out);
+        // Entries that do not affect the reader's version stay listed, below the rest, in
+        // the same order within both groups (the sort is stable).
+        out.sort_by_key(|h| h.version_match.is_some_and(|m| !m.applies()));
         Ok(SearchResults {
             hits: out,
             confident,

@@ -53,7 +53,7 @@ pub(crate) fn build_query(
     if tuning.stopwords {
         drop_function_words(&mut cands, &surfaces);
     }
-    let ranked = rank_words(&mut cands, &surfaces, n, tuning);
+    let ranked = rank_words(&cands, &surfaces, n, tuning);
 
     let mut clauses: Vec<Clause> = Vec::new();
     let mut terms = QueryTerms::default();

@@ -1,7 +1,7 @@
 //! The clauses of the built query: terms of the kept words, root-cause pairs, quoted
 //! phrases, typo and prefix matches.
 
-use super::text::{is_mask, is_stopword, quoted_spans};
+use super::text::{is_mask, quoted_spans};
 use super::words::{Candidate, DfCache, Ranked, idf};
 use super::{Clause, ClauseKind, Tuning};
 use crate::analysis::{Tok, analyze};
@@ -12,8 +12,6 @@ use tantivy::query::{BoostQuery, FuzzyTermQuery, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 
 const MAX_PAIRS: usize = 24;
-/// Slop of word pairs in prose fields: up to two words between, or the two words swapped.
-const PAIR_SLOP: u32 = 2;
 
 /// What the clause stages share: the schema, the tuning and this query's field boosts.
 pub(super) struct Stage<'a> {
@@ -135,16 +133,9 @@ pub(super) fn pair_clauses(
 ) {
     let (kb, tuning) = (stage.kb, stage.tuning);
     for fi in [F_SIG, F_TITLE, F_BODY] {
-        let prose = fi != F_SIG;
         let parts: Vec<Tok> = analyze(root, TEXT_FIELDS[fi].analyzer)
             .into_iter()
             .filter(|t| t.part)
-            .filter(|t| {
-                !tuning.word_pairs
-                    || !root
-                        .get(t.from..t.to)
-                        .is_some_and(|w| is_stopword(&w.to_lowercase()))
-            })
             .collect();
         let mut seen: Vec<(String, String)> = Vec::new();
         for w in parts.windows(2) {
@@ -152,10 +143,7 @@ pub(super) fn pair_clauses(
                 break;
             }
             let (a, b) = (&w[0], &w[1]);
-            if (!tuning.word_pairs && b.pos != a.pos + 1)
-                || (is_mask(&a.text) && is_mask(&b.text))
-                || a.text == b.text
-            {
+            if b.pos != a.pos + 1 || (is_mask(&a.text) && is_mask(&b.text)) || a.text == b.text {
                 continue;
             }
             let key = (a.text.clone(), b.text.clone());
@@ -172,17 +160,12 @@ pub(super) fn pair_clauses(
                 continue;
             }
             seen.push(key);
-            // Prose: the two words within PAIR_SLOP; signatures: exactly as in the paste.
-            let (gap, slop) = if tuning.word_pairs && prose {
-                (1, PAIR_SLOP)
-            } else {
-                (b.pos.saturating_sub(a.pos).max(1), 0)
-            };
+            // The two words next to each other, as in the paste.
             let terms = vec![
                 (0, Term::from_field_text(kb.text[fi], &a.text)),
-                (gap, Term::from_field_text(kb.text[fi], &b.text)),
+                (1, Term::from_field_text(kb.text[fi], &b.text)),
             ];
-            let q = PhraseQuery::new_with_offset_and_slop(terms, slop);
+            let q = PhraseQuery::new_with_offset_and_slop(terms, 0);
             clauses.push(Clause {
                 query: Box::new(BoostQuery::new(
                     Box::new(q),

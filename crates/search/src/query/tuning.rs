@@ -13,8 +13,6 @@ pub struct Tuning {
     pub paste_splitting: bool,
     /// Keep only the `max_terms` most informative query words (weight × idf).
     pub rarity_cut: bool,
-    /// Also drop terms found in more than half of the entries (off: measured worse).
-    pub common_cut: bool,
     /// Phrase clauses for adjacent pairs of the root-cause line.
     pub phrase_pairs: bool,
     /// One-edit fuzzy matching for unknown words of 5+ letters in typed words (a question,
@@ -50,9 +48,6 @@ pub struct Tuning {
     pub paste_tags_factor: f32,
     /// Rerank the first candidates by the share of the query's informative words they match.
     pub coverage_rerank: bool,
-    /// Pairs skip function words and allow slop in prose fields (off: measured neutral on
-    /// the bundled book and worse with distractors, whose bodies are word soup).
-    pub word_pairs: bool,
     /// Share of a word's other field scores added to its best field score (with `field_dismax`).
     pub field_tie: f32,
     /// Weight of coverage in the rerank: score × (1 − w + w × coverage).
@@ -124,8 +119,8 @@ pub struct Tuning {
     pub pair_boost: f32,
     /// Phrase pairs skip a word whose positions take more than this many bytes (0: no
     /// limit). Only frequent words of large books reach it (no word of the bundled book
-    /// does). With 10,000 synthetic entries and pasted errors, 16 KB took later searches from
-    /// 59 KB mean / 451 KB max to 41 / 270 KB; with 5,000 distractors top-1 stayed the same on
+    /// does). With 10,000 synthetic entries and pasted errors, in the shipped 16 KiB blocks, 16
+    /// KB took later searches from 60 KB mean / 532 KB max to 45 / 332 KB; with 5,000 distractors top-1 stayed the same on
     /// every query set (one curated query left the top 5).
     pub pair_positions_budget: usize,
     /// Boost of a quoted phrase relative to its field boost.
@@ -251,7 +246,6 @@ impl Default for Tuning {
             plain_bm25: false,
             paste_splitting: true,
             rarity_cut: true,
-            common_cut: false,
             phrase_pairs: true,
             typo_tolerance: true,
             stopwords: true,
@@ -262,7 +256,6 @@ impl Default for Tuning {
             plain_sig_boost: 1.5,
             paste_tags_factor: 0.5,
             coverage_rerank: true,
-            word_pairs: false,
             field_tie: 0.3,
             coverage_weight: 0.5,
             soft_coverage: true,

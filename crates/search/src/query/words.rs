@@ -308,29 +308,14 @@ pub(super) struct Ranked {
     pub keep: Vec<bool>,
 }
 
-/// Scores the query words and keeps the most informative (the rarity cut); with the common
-/// cut, drops terms found in more than half of the entries first.
-pub(super) fn rank_words(
-    cands: &mut Vec<Candidate>,
-    words: &[String],
-    n: u64,
-    tuning: &Tuning,
-) -> Ranked {
+/// Scores the query words and keeps the most informative (the rarity cut).
+pub(super) fn rank_words(cands: &[Candidate], words: &[String], n: u64, tuning: &Tuning) -> Ranked {
     let surfaces = words.len();
     // Scoring every field with one idf per word, as BM25F does, stops a word common in bodies
     // from looking rare in a small field (a question's "writing" in one error string).
     let mut surface_df: Vec<u64> = vec![0; surfaces];
     for c in cands.iter() {
         surface_df[c.surface] = surface_df[c.surface].max(c.df);
-    }
-    // Common-term cut (off by default): drop terms in more than half of the entries (unless
-    // nothing would remain). Measured: on a small book it removes words such as the connector
-    // name that BM25's low idf already weighs correctly, and coverage needs them.
-    if tuning.common_cut && n >= 4 {
-        let rare = |c: &Candidate| c.df * 2 <= n;
-        if cands.iter().any(rare) {
-            cands.retain(rare);
-        }
     }
     let mut surface_score: Vec<f32> = vec![0.0; surfaces];
     for c in cands.iter() {

@@ -16,10 +16,11 @@ fn main() -> ExitCode {
         Some("install-test-deps") => install_test_deps(),
         Some("gen-book") => gen_book(&args[1..]),
         Some("gen-distractors") => gen_distractors(&args[1..]),
+        Some("add-book") => add_book(&args[1..]),
         Some("bench") => bench::bench(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium, npm, Hugo and a CJK font (Debian packages) for the tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries\n  bench [--sizes 1000,10000,100000] [--runs N] [--queries FILE] [--base BOOK|none]\n        [--no-browser] [--no-pagefind] [--no-hugo] [--no-edit]\n                       build the bundled book plus N synthetic entries for each size and print build,\n                       size and search numbers (pasted errors) beside Pagefind's and Hugo's"
+                "usage: cargo xtask <task>\n\ntasks:\n  test [ARGS]          install test prerequisites, then `cargo test --workspace [ARGS]`\n  install-test-deps    install Chromium, npm, Hugo and a CJK font (Debian packages) for the tests\n  gen-book N DIR       write a deterministic synthetic book of N entries into DIR\n  gen-distractors N BOOK DIR  copy BOOK to DIR and add N synthetic distractor entries\n  add-book BOOK OTHER DIR  copy BOOK to DIR and add OTHER's entries (another book's real text) as\n                       distractors, under content/distractor/ with the connector `distractor`\n  bench [--sizes 1000,10000,100000] [--runs N] [--queries FILE] [--base BOOK|none]\n        [--no-browser] [--no-pagefind] [--no-hugo] [--no-edit]\n                       build the bundled book plus N synthetic entries for each size and print build,\n                       size and search numbers (pasted errors) beside Pagefind's and Hugo's"
             );
             return ExitCode::from(2);
         }
@@ -168,6 +169,94 @@ fn gen_distractors(args: &[String]) -> Result<ExitCode> {
     synth::write_entries(&out.join("content"), n, 7, "distractor")?;
     eprintln!("wrote {} with {n} distractor entries", out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The connector (and folder) of the entries `add-book` adds: a word no query uses, since
+/// the connector's name is also indexed as a word of each of its entries.
+const OTHER_BOOK: &str = "distractor";
+
+/// The bundled (or any) book plus another book's entries: distractors of real text on the
+/// same subject (an imported docs tree: long reference pages, another team's FAQ), which
+/// synthetic entries are not. Their connector is one the queries never name, so the other
+/// book's own connector names do not count as the reader naming a connector.
+fn add_book(args: &[String]) -> Result<ExitCode> {
+    let book = Path::new(args.first().context("missing book directory")?);
+    let other = Path::new(
+        args.get(1)
+            .context("missing directory of the book to add")?,
+    );
+    let out = Path::new(args.get(2).context("missing output directory")?);
+    copy_tree(book, out, &["book", "target", ".git"])?;
+    let dest = out.join("content").join(OTHER_BOOK);
+    copy_tree(&other.join("content"), &dest, &[])?;
+    if other.join("static").is_dir() {
+        copy_tree(&other.join("static"), &out.join("static"), &[])?;
+    }
+    let mut added = 0;
+    for path in markdown_files(&dest)? {
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let Some(text) = with_connector(&text, OTHER_BOOK) else {
+            bail!(
+                "{}: no `connector:` line in its front-matter",
+                path.display()
+            );
+        };
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        added += 1;
+    }
+    let toml = out.join("book.toml");
+    let mut text = std::fs::read_to_string(&toml).context("cannot read book.toml")?;
+    if text.contains("[[kbook.connectors]]") {
+        text.push_str(&format!(
+            "\n[[kbook.connectors]]\nslug = \"{OTHER_BOOK}\"\nname = \"{OTHER_BOOK}\"\n"
+        ));
+        std::fs::write(&toml, text).context("cannot write book.toml")?;
+    }
+    eprintln!(
+        "wrote {} with {added} entries of {}",
+        out.display(),
+        other.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The Markdown files under `dir`, in a stable order.
+fn markdown_files(dir: &Path) -> Result<Vec<std::path::PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for item in std::fs::read_dir(&d).with_context(|| format!("cannot read {}", d.display()))? {
+            let path = item?.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// `text` with the first `connector:` line of its front-matter set to `slug`.
+fn with_connector(text: &str, slug: &str) -> Option<String> {
+    let body = text.strip_prefix("---\n")?;
+    let end = body.find("\n---")?;
+    let (front, rest) = body.split_at(end);
+    let mut found = false;
+    let lines: Vec<String> = front
+        .lines()
+        .map(|l| {
+            if !found && l.starts_with("connector:") {
+                found = true;
+                format!("connector: {slug}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    found.then(|| format!("---\n{}{rest}", lines.join("\n")))
 }
 
 /// Synthetic entries' connectors must be known when the book lists its connectors.

@@ -8,8 +8,8 @@
 // text APIs (textContent, createTextNode), never innerHTML, and there are no inline styles
 // or scripts, so a strict Content-Security-Policy works (it needs 'wasm-unsafe-eval').
 //
-// Module ABI (crates/search-wasm): alloc/dealloc, open_index(ptr, len) -> 0 | -1,
-// last_error() -> response, search(q, qlen, opts, optslen) -> response, where a response is
+// Module ABI (crates/search-wasm): alloc/dealloc, open_index(ptr, len) -> response,
+// add_block(i, ptr, len) -> response, search(q, qlen, opts, optslen) -> response, where a response is
 // [u32 LE length][UTF-8 JSON], read with result_len and released with free_result.
 (function () {
   "use strict";
@@ -222,7 +222,7 @@
   }
 
   // The exports this script calls: a module from another build (a stale cache) may lack them.
-  var ABI = ["memory", "alloc", "dealloc", "open_index", "add_block", "last_error", "search", "result_len", "free_result"];
+  var ABI = ["memory", "alloc", "dealloc", "open_index", "add_block", "search", "result_len", "free_result"];
 
   // blocksUrl: where the index blocks are (null when indexBytes is the whole index).
   function instantiate(module, indexBytes, blocksUrl) {
@@ -274,9 +274,9 @@
     var p = this.x.alloc(n);
     if (!p && n) throw new Error("out of memory loading the search index");
     new Uint8Array(this.x.memory.buffer, p, n).set(indexBytes);
-    if (this.x.open_index(p, n) !== 0) { // open_index owns the buffer either way
-      var err = this.take(this.x.last_error());
-      throw new Error("cannot open the search index: " + (err.error || "unknown error"));
+    var opened = this.take(this.x.open_index(p, n)); // open_index owns the buffer either way
+    if (!opened.ok) {
+      throw new Error("cannot open the search index: " + (opened.error || "unknown error"));
     }
   }
 
@@ -358,9 +358,9 @@
       var p = fetchBytes(self.blocksUrl + i + ".bin").then(function (buf) {
         var bytes = new Uint8Array(buf);
         var ptr = self.put(bytes); // add_block owns the buffer either way
-        if (self.x.add_block(i, ptr, bytes.length) !== 0) {
-          var err = self.take(self.x.last_error());
-          throw new Error("cannot load search index block " + i + ": " + (err.error || "unknown error"));
+        var added = self.take(self.x.add_block(i, ptr, bytes.length));
+        if (!added.ok) {
+          throw new Error("cannot load search index block " + i + ": " + (added.error || "unknown error"));
         }
         self.loaded[i] = true;
       });

@@ -4,17 +4,16 @@
 //! generated glue (no wasm-bindgen):
 //!
 //! - `alloc(len) -> ptr` / `dealloc(ptr, len)`: buffers the host writes into.
-//! - `open_index(ptr, len) -> status`: takes ownership of an `alloc`ed buffer holding the
-//!   packed index or the head of a block-split index; `0` on success, `-1` on failure (then
-//!   `last_error()` explains).
-//! - `add_block(i, ptr, len) -> status`: takes ownership of an `alloc`ed buffer holding block
-//!   `i` of a block-split index; `0` on success, `-1` if it is damaged or from another build.
+//! - `open_index(ptr, len) -> ptr`: takes ownership of an `alloc`ed buffer holding the
+//!   packed index or the head of a block-split index; returns a *response*, `{"ok": true}`
+//!   or `{"error": ...}`.
+//! - `add_block(i, ptr, len) -> ptr`: takes ownership of an `alloc`ed buffer holding block
+//!   `i` of a block-split index; returns a response, `{"error": ...}` if the block is damaged
+//!   or from another build.
 //! - `search(qptr, qlen, optsptr, optslen) -> ptr`: the query (UTF-8) and the options (JSON,
 //!   may be empty) in `alloc`ed buffers the host still owns; returns a *response*: the results,
 //!   `{"need": [block indices]}` when blocks must be added first (then search again), or
 //!   `{"error": ...}`.
-//! - `last_error() -> ptr`: the last `open_index`/`add_block` failure as a response
-//!   (`{"error": ...}`).
 //! - A response is `[u32 little-endian length][UTF-8 JSON]`; `result_len(ptr)` reads the
 //!   length, the JSON starts at `ptr + 4`, and `free_result(ptr)` releases it.
 //!
@@ -35,9 +34,10 @@ const PREFIX: usize = 4;
 const MAX_LIMIT: usize = 100;
 
 thread_local! {
-    // wasm32-unknown-unknown is single-threaded; thread_local gives a safe global.
+    // The module's one open index, which every call after `open_index` reads: the state of
+    // the instance, as a C ABI keeps it. wasm32-unknown-unknown is single-threaded;
+    // thread_local gives a safe global. Failures are returned, never kept for a later call.
     static INDEX: RefCell<Option<LazyIndex>> = const { RefCell::new(None) };
-    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
 /// Options as search.js sends them. Unknown keys are ignored so the page and the module can
@@ -99,35 +99,36 @@ pub unsafe extern "C" fn dealloc(ptr: *mut u8, len: usize) {
 }
 
 /// Opens the packed index in `ptr[..len]`, taking ownership of the buffer (the host must
-/// not free it). Replaces any index opened before. Returns 0 on success, -1 on failure.
+/// not free it). Replaces any index opened before (none stays open after a failure).
+/// Returns a response: `{"ok": true}` or `{"error": ...}`; 0 only if even that allocation
+/// failed.
 ///
 /// # Safety
 /// `ptr` must come from `alloc(len)` and be filled with `len` bytes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn open_index(ptr: *mut u8, len: usize) -> i32 {
+pub unsafe extern "C" fn open_index(ptr: *mut u8, len: usize) -> *mut u8 {
     // SAFETY: per the contract.
     let bytes = unsafe { take_filled(ptr, len) };
     match LazyIndex::open(bytes) {
         Ok(index) => {
             INDEX.with(|slot| *slot.borrow_mut() = Some(index));
-            LAST_ERROR.with(|e| e.borrow_mut().clear());
-            0
+            respond(OK_JSON)
         }
         Err(err) => {
             INDEX.with(|slot| *slot.borrow_mut() = None);
-            LAST_ERROR.with(|e| *e.borrow_mut() = err.to_string());
-            -1
+            respond(&error_json(&err.to_string()))
         }
     }
 }
 
 /// Adds block `i` of a block-split index from `ptr[..len]`, taking ownership of the buffer.
-/// Returns 0 on success, -1 on failure (`last_error()` explains; the index stays usable).
+/// Returns a response: `{"ok": true}`, or `{"error": ...}` (the index stays usable); 0
+/// only if even that allocation failed.
 ///
 /// # Safety
 /// `ptr` must come from `alloc(len)` and be filled with `len` bytes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn add_block(i: u32, ptr: *mut u8, len: usize) -> i32 {
+pub unsafe extern "C" fn add_block(i: u32, ptr: *mut u8, len: usize) -> *mut u8 {
     // SAFETY: per the contract.
     let bytes = unsafe { take_filled(ptr, len) };
     let result = INDEX.with(|slot| match slot.try_borrow() {
@@ -138,19 +139,9 @@ pub unsafe extern "C" fn add_block(i: u32, ptr: *mut u8, len: usize) -> i32 {
         Err(_) => Err("the index is busy".to_string()),
     });
     match result {
-        Ok(()) => 0,
-        Err(message) => {
-            LAST_ERROR.with(|e| *e.borrow_mut() = message);
-            -1
-        }
+        Ok(()) => respond(OK_JSON),
+        Err(message) => respond(&error_json(&message)),
     }
-}
-
-/// The reason the last `open_index` or `add_block` failed, as a response (`{"error": ""}` if none).
-#[unsafe(no_mangle)]
-pub extern "C" fn last_error() -> *mut u8 {
-    let message = LAST_ERROR.with(|e| e.borrow().clone());
-    respond(&error_json(&message))
 }
 
 /// Searches the open index. `q` is UTF-8 text (invalid sequences are replaced), `opts` is
@@ -265,6 +256,9 @@ fn parse_options(opts: &[u8]) -> Result<SearchOptions, String> {
 }
 
 /// `{"error": message}`.
+/// The response of an `open_index` or `add_block` that worked.
+const OK_JSON: &str = r#"{"ok":true}"#;
+
 fn error_json(message: &str) -> String {
     serde_json::json!({ "error": message }).to_string()
 }
@@ -353,8 +347,7 @@ mod tests {
             // SAFETY: `ptr` has room for `len` bytes.
             unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr, len) };
             // SAFETY: `ptr` came from alloc(len).
-            assert_eq!(unsafe { open_index(ptr, len) }, -1);
-            let err = response_json(last_error());
+            let err = response_json(unsafe { open_index(ptr, len) });
             assert!(
                 err["error"].as_str().is_some_and(|m| !m.is_empty()),
                 "{err}"
@@ -394,12 +387,13 @@ mod tests {
         }
     }
 
-    fn open_packed(bytes: &[u8]) -> i32 {
+    /// `open_index` over a copy of `bytes`: its response.
+    fn open_packed(bytes: &[u8]) -> serde_json::Value {
         let ptr = alloc(bytes.len());
         // SAFETY: `ptr` has room for the bytes, and came from alloc(len).
         unsafe {
             std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr, bytes.len());
-            open_index(ptr, bytes.len())
+            response_json(open_index(ptr, bytes.len()))
         }
     }
 
@@ -432,7 +426,7 @@ mod tests {
             ),
         ];
         let packed = kbook_search::build_packed_index(&docs).unwrap();
-        assert_eq!(open_packed(&packed), 0);
+        assert_eq!(open_packed(&packed)["ok"], true);
         let native = kbook_search::BookIndex::open(packed).unwrap();
         for q in [
             "BatchUpdateException Duplicate entry",
@@ -477,12 +471,13 @@ mod tests {
         assert!(search_str(&hostile, "")["hits"].is_array());
     }
 
-    fn add(i: u32, bytes: &[u8]) -> i32 {
+    /// `add_block` over a copy of `bytes`: its response.
+    fn add(i: u32, bytes: &[u8]) -> serde_json::Value {
         let ptr = alloc(bytes.len());
         // SAFETY: `ptr` has room for the bytes, and came from alloc(len).
         unsafe {
             std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr, bytes.len());
-            add_block(i, ptr, bytes.len())
+            response_json(add_block(i, ptr, bytes.len()))
         }
     }
 
@@ -503,7 +498,7 @@ mod tests {
             .collect();
         let packed = kbook_search::build_packed_index(&docs).unwrap();
         let set = kbook_search::blocks::split_packed(&packed).unwrap();
-        assert_eq!(open_packed(&set.head), 0);
+        assert_eq!(open_packed(&set.head)["ok"], true);
         let native = kbook_search::BookIndex::open(packed).unwrap();
         let q = "BatchUpdateException code 17";
         let mut rounds = 0;
@@ -516,9 +511,8 @@ mod tests {
                     let i = i.as_u64().unwrap() as usize;
                     let mut bad = set.blocks[i].clone();
                     bad[0] ^= 1;
-                    assert_eq!(add(i as u32, &bad), -1);
-                    assert!(response_json(last_error())["error"].is_string());
-                    assert_eq!(add(i as u32, &set.blocks[i]), 0);
+                    assert!(add(i as u32, &bad)["error"].is_string());
+                    assert_eq!(add(i as u32, &set.blocks[i])["ok"], true);
                 }
                 continue;
             }

@@ -344,3 +344,38 @@ pub fn open_index(site: &Path) -> Result<BookIndex> {
     BookIndex::open(bytes)
         .with_context(|| format!("cannot open {}: rebuild the book", path.display()))
 }
+
+/// The index document of entry `e`; `aliases` are the connectors' aliases by slug.
+pub fn entry_doc(
+    e: &crate::content::Entry,
+    body: &crate::render::markdown::RenderedBody,
+    aliases: &std::collections::HashMap<&str, &[String]>,
+) -> kbook_search::EntryDoc {
+    kbook_search::EntryDoc {
+        id: e.id.clone(),
+        url: e.url.clone(),
+        title: e.fm.title.clone(),
+        connector: e.fm.connector.clone(),
+        connector_aliases: aliases
+            .get(e.fm.connector.as_str())
+            .map(|a| a.to_vec())
+            .unwrap_or_default(),
+        kind: e.fm.kind.clone(),
+        // Only the text is searched; a source URL is no part of the error.
+        errors: e.fm.errors.iter().map(|err| err.text.clone()).collect(),
+        generic_errors: e
+            .fm
+            .errors
+            .iter()
+            .filter(|err| err.generic)
+            .map(|err| err.text.clone())
+            .collect(),
+        body: body.text.clone(),
+        code: body.code.clone(),
+        tags: e.fm.tags.clone(),
+        // The reader's words for the problem: searched beside the tags, as weaker evidence
+        // than the title and the error strings, and each line matched on its own.
+        symptoms: e.fm.symptoms.clone(),
+        versions: e.fm.versions.iter().map(|v| v.spec()).collect(),
+    }
+}

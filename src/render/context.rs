@@ -178,3 +178,73 @@ pub(super) struct EntryView<'a> {
     pub(super) edit_url: Option<String>,
     pub(super) source_path: &'a str,
 }
+
+/// The site-wide values of `book`: connectors in the configured order (then any others
+/// A–Z) with their entry counts, and one version of the theme and search `assets` for the
+/// pages' `?v=` links.
+pub fn site_context(
+    config: &crate::config::Config,
+    book: &crate::content::Book,
+    assets: &[&(String, Vec<u8>)],
+) -> SiteContext {
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for e in &book.entries {
+        *counts.entry(e.fm.connector.as_str()).or_default() += 1;
+    }
+    // Configured connectors first, in their order; then any others A–Z.
+    let mut connectors: Vec<ConnectorNav> = config
+        .kbook
+        .connectors
+        .iter()
+        .filter(|c| counts.contains_key(c.slug.as_str()))
+        .map(|c| ConnectorNav {
+            slug: c.slug.clone(),
+            name: c.name.clone(),
+            description: c.description.clone(),
+            url: crate::urls::connector_page(&c.slug),
+            count: counts[c.slug.as_str()],
+        })
+        .collect();
+    for (slug, count) in &counts {
+        if !connectors.iter().any(|c| c.slug == *slug) {
+            connectors.push(ConnectorNav {
+                slug: slug.to_string(),
+                name: slug.to_string(),
+                description: String::new(),
+                url: crate::urls::connector_page(slug),
+                count: *count,
+            });
+        }
+    }
+    let mut hasher = <sha2::Sha256 as sha2::Digest>::new();
+    // One version for the theme and search assets: pages reference them with `?v=` so a
+    // browser never mixes a cached old script with a new page.
+    for (p, b) in assets {
+        sha2::Digest::update(&mut hasher, p.as_bytes());
+        sha2::Digest::update(&mut hasher, b);
+    }
+    let html = &config.output.html;
+    let strings = config.strings();
+    SiteContext {
+        title: config.book.title.clone(),
+        description: config.book.description.clone(),
+        authors: config.book.authors.clone(),
+        language: config.book.language.clone(),
+        repo_url: html.git_repository_url.clone(),
+        default_theme: html.default_theme.clone().unwrap_or_else(|| "auto".into()),
+        site_url: html
+            .site_url
+            .as_ref()
+            .map(|u| format!("{}/", u.trim_end_matches('/'))),
+        connectors,
+        entry_count: book.entries.len(),
+        asset_version: crate::fingerprint::hex(&sha2::Digest::finalize(hasher))[..10].to_string(),
+        content_security_policy: html.content_security_policy,
+        strings_meta: if strings.script.is_empty() {
+            String::new()
+        } else {
+            serde_json::to_string(&strings.script).unwrap_or_default()
+        },
+        strings,
+    }
+}

@@ -511,3 +511,13 @@ fn sort_key(s: &str) -> String {
     s.trim_start_matches(|c: char| !c.is_alphanumeric())
         .to_lowercase()
 }
+
+/// The OpenSearch description (`opensearch.xml`), which lets browsers add the book's search.
+pub fn opensearch(title: &str, site_url: &str, strings: &crate::i18n::Strings) -> String {
+    let t = crate::html::escape(title);
+    let u = crate::html::escape(site_url);
+    let d = crate::html::escape(&strings.fill("opensearch_description", &[("title", title)]));
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<OpenSearchDescription xmlns=\"http://a9.com/-/spec/opensearch/1.1/\">\n  <ShortName>{t}</ShortName>\n  <Description>{d}</Description>\n  <InputEncoding>UTF-8</InputEncoding>\n  <Url type=\"text/html\" template=\"{u}search.html?q={{searchTerms}}\"/>\n</OpenSearchDescription>\n"
+    )
+}

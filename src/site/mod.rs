@@ -4,20 +4,14 @@
 use crate::config::Config;
 use crate::content::{self, Book};
 use crate::diagnostic::{self, Diagnostic};
-use crate::fingerprint::{fingerprint, hex};
-use crate::html::escape;
-use crate::output::{
-    IN_PLACE_BYTES, OutputFile, SiteWriter, Written, overwrite_in_place, recover_interrupted_swap,
-    write_atomically, write_file_atomically,
-};
+use crate::fingerprint::fingerprint;
+use crate::output::{OutputFile, SiteWriter, Written, recover_interrupted_swap};
 use crate::progress::Progress;
-use crate::render::context::{ConnectorNav, SiteContext};
 use crate::render::links::LinkTargets;
 use crate::render::markdown::{MarkdownRenderer, RawHtml, RenderedBody};
-use crate::render::memo::PageMemo;
 use crate::render::pages;
 use crate::render::{templates, theme};
-use crate::search_assets::{self, AssetMode, SearchAssets};
+use crate::search_assets::{self, AssetMode};
 use crate::urls;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -96,6 +90,10 @@ pub enum Output<'a> {
     /// as soon as they are made; the rest is returned.
     Site(&'a Path),
 }
+
+mod incremental;
+
+pub use incremental::{BuildCache, IncrementalSite};
 
 /// Loads, validates and renders the book into `output`. Errors (and warnings when denied)
 /// come back as `Err` with every diagnostic sorted by file and position; then nothing was
@@ -181,7 +179,7 @@ pub fn render_site(
             .entries
             .iter()
             .zip(&bodies)
-            .map(|(e, b)| entry_doc(e, b, &aliases))
+            .map(|(e, b)| search_assets::entry_doc(e, b, &aliases))
             .collect();
         // The index is rebuilt only when an indexed field changed (not for template edits).
         let docs_fp = kbook_search::docs_fingerprint(&docs);
@@ -220,7 +218,7 @@ pub fn render_site(
         // changed entry changes no other page's HTML (CDN caches keep them).
         let search_js = [search_assets::search_js_file()];
         let version_of: Vec<&(String, Vec<u8>)> = statics.iter().chain(search_js.iter()).collect();
-        let site = site_context(config, &book, &version_of);
+        let site = crate::render::context::site_context(config, &book, &version_of);
         let global_fp = fingerprint(&format!(
             "{}{tera_fp}{config:?}",
             serde_json::to_string(&site).unwrap_or_default()
@@ -245,7 +243,7 @@ pub fn render_site(
         if let Some(url) = &site.site_url {
             files.push((
                 urls::OPENSEARCH.into(),
-                Arc::new(opensearch(&site.title, url, &site.strings).into_bytes()),
+                Arc::new(pages::opensearch(&site.title, url, &site.strings).into_bytes()),
             ));
         }
         Ok(files)
@@ -380,146 +378,6 @@ fn render_bodies(
     (bodies, diags)
 }
 
-/// What a rebuild may reuse from the previous one (`kbook serve`); a one-shot build uses
-/// an empty cache that keeps nothing.
-#[derive(Default)]
-pub struct BuildCache {
-    keep: bool,
-    load: content::LoadCache,
-    headings: std::collections::HashMap<String, (u64, std::collections::HashSet<String>)>,
-    bodies: std::collections::HashMap<String, (u64, Arc<RenderedBody>, Vec<Diagnostic>)>,
-    pages: PageMemo,
-    /// Highlighted code blocks by content (an edited body's untouched blocks are reused).
-    highlights: Arc<crate::render::markdown::HighlightCache>,
-    index: Option<(u64, SearchAssets)>,
-    /// The search index's chunk segments, reused by the next build when `keep` is set.
-    segments: kbook_search::KeptSegments,
-}
-
-impl BuildCache {
-    /// A cache that keeps everything for the next rebuild.
-    pub fn keeping() -> Self {
-        BuildCache {
-            keep: true,
-            load: content::LoadCache::keeping(),
-            pages: PageMemo::keeping(),
-            ..BuildCache::default()
-        }
-    }
-}
-
-/// The index document of entry `e`; `aliases` are the connectors' aliases by slug.
-fn entry_doc(
-    e: &content::Entry,
-    body: &RenderedBody,
-    aliases: &std::collections::HashMap<&str, &[String]>,
-) -> kbook_search::EntryDoc {
-    kbook_search::EntryDoc {
-        id: e.id.clone(),
-        url: e.url.clone(),
-        title: e.fm.title.clone(),
-        connector: e.fm.connector.clone(),
-        connector_aliases: aliases
-            .get(e.fm.connector.as_str())
-            .map(|a| a.to_vec())
-            .unwrap_or_default(),
-        kind: e.fm.kind.clone(),
-        // Only the text is searched; a source URL is no part of the error.
-        errors: e.fm.errors.iter().map(|err| err.text.clone()).collect(),
-        generic_errors: e
-            .fm
-            .errors
-            .iter()
-            .filter(|err| err.generic)
-            .map(|err| err.text.clone())
-            .collect(),
-        body: body.text.clone(),
-        code: body.code.clone(),
-        tags: e.fm.tags.clone(),
-        // The reader's words for the problem: searched beside the tags, as weaker evidence
-        // than the title and the error strings, and each line matched on its own.
-        symptoms: e.fm.symptoms.clone(),
-        versions: e.fm.versions.iter().map(|v| v.spec()).collect(),
-    }
-}
-
-fn site_context(config: &Config, book: &Book, assets: &[&(String, Vec<u8>)]) -> SiteContext {
-    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
-    for e in &book.entries {
-        *counts.entry(e.fm.connector.as_str()).or_default() += 1;
-    }
-    // Configured connectors first, in their order; then any others A–Z.
-    let mut connectors: Vec<ConnectorNav> = config
-        .kbook
-        .connectors
-        .iter()
-        .filter(|c| counts.contains_key(c.slug.as_str()))
-        .map(|c| ConnectorNav {
-            slug: c.slug.clone(),
-            name: c.name.clone(),
-            description: c.description.clone(),
-            url: urls::connector_page(&c.slug),
-            count: counts[c.slug.as_str()],
-        })
-        .collect();
-    for (slug, count) in &counts {
-        if !connectors.iter().any(|c| c.slug == *slug) {
-            connectors.push(ConnectorNav {
-                slug: slug.to_string(),
-                name: slug.to_string(),
-                description: String::new(),
-                url: urls::connector_page(slug),
-                count: *count,
-            });
-        }
-    }
-    let mut hasher = sha2_hex_hasher();
-    // One version for the theme and search assets: pages reference them with `?v=` so a
-    // browser never mixes a cached old script with a new page.
-    for (p, b) in assets {
-        sha2::Digest::update(&mut hasher, p.as_bytes());
-        sha2::Digest::update(&mut hasher, b);
-    }
-    let html = &config.output.html;
-    let strings = config.strings();
-    SiteContext {
-        title: config.book.title.clone(),
-        description: config.book.description.clone(),
-        authors: config.book.authors.clone(),
-        language: config.book.language.clone(),
-        repo_url: html.git_repository_url.clone(),
-        default_theme: html.default_theme.clone().unwrap_or_else(|| "auto".into()),
-        site_url: html
-            .site_url
-            .as_ref()
-            .map(|u| format!("{}/", u.trim_end_matches('/'))),
-        connectors,
-        entry_count: book.entries.len(),
-        asset_version: hex(&sha2::Digest::finalize(hasher))[..10].to_string(),
-        content_security_policy: html.content_security_policy,
-        strings_meta: if strings.script.is_empty() {
-            String::new()
-        } else {
-            serde_json::to_string(&strings.script).unwrap_or_default()
-        },
-        strings,
-    }
-}
-
-fn sha2_hex_hasher() -> sha2::Sha256 {
-    use sha2::Digest;
-    sha2::Sha256::new()
-}
-
-fn opensearch(title: &str, site_url: &str, strings: &crate::i18n::Strings) -> String {
-    let t = escape(title);
-    let u = escape(site_url);
-    let d = escape(&strings.fill("opensearch_description", &[("title", title)]));
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<OpenSearchDescription xmlns=\"http://a9.com/-/spec/opensearch/1.1/\">\n  <ShortName>{t}</ShortName>\n  <Description>{d}</Description>\n  <InputEncoding>UTF-8</InputEncoding>\n  <Url type=\"text/html\" template=\"{u}search.html?q={{searchTerms}}\"/>\n</OpenSearchDescription>\n"
-    )
-}
-
 /// Builds the book at `root`: renders in memory, then writes to a temporary directory beside
 /// the destination and swaps it in. On any error nothing is written.
 pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagnostic>> {
@@ -557,111 +415,6 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
         .map_err(|e| vec![write_error(&dest, &e)])?;
     drop(timing);
     Ok(BuildReport::new(rendered, written, start, dest))
-}
-
-/// A site rebuilt again and again by `kbook serve`: unchanged entries, bodies, pages and
-/// index are reused, and only files whose bytes changed are written.
-pub struct IncrementalSite {
-    root: PathBuf,
-    dest: PathBuf,
-    deny_warnings: bool,
-    cache: BuildCache,
-    written: std::collections::HashMap<String, u64>,
-}
-
-impl IncrementalSite {
-    /// A site for the book at `root`, written to `dest`.
-    pub fn new(root: &Path, dest: &Path, deny_warnings: bool) -> Self {
-        IncrementalSite {
-            root: root.to_path_buf(),
-            dest: dest.to_path_buf(),
-            deny_warnings,
-            cache: BuildCache::keeping(),
-            written: std::collections::HashMap::new(),
-        }
-    }
-
-    /// Rebuilds; on error nothing is written and the previous site stays.
-    pub fn rebuild(&mut self) -> Result<BuildReport, Vec<Diagnostic>> {
-        let start = Instant::now();
-        let config = Config::load(&self.root)?;
-        let opts = BuildOptions {
-            dest: Some(self.dest.clone()),
-            deny_warnings: self.deny_warnings,
-            check_only: false,
-            progress: false,
-        };
-        let rendered = render_site(&config, &opts, &mut self.cache, Output::Memory)?;
-        let timing = Progress::new(false);
-        timing.stage("writing changed files");
-        let io_err = |e: std::io::Error| {
-            vec![Diagnostic::error(
-                &self.dest,
-                0,
-                0,
-                format!("cannot write the site: {e}"),
-            )]
-        };
-        // One fingerprint per file, on all cores: it decides what is written and is kept.
-        let fps: Vec<u64> = rendered
-            .files
-            .par_iter()
-            .map(|(_, d)| kbook_search::content_hash(d))
-            .collect();
-        let mut bytes = 0;
-        if self.written.is_empty() {
-            // First build: the whole site, swapped in atomically.
-            bytes = write_atomically(&self.dest, &rendered.files)
-                .map_err(io_err)?
-                .bytes;
-        } else {
-            let changed: Vec<&OutputFile> = rendered
-                .files
-                .iter()
-                .zip(&fps)
-                .filter(|((path, _), fp)| self.written.get(path) != Some(fp))
-                .map(|(f, _)| f)
-                .collect();
-            let results: Vec<std::io::Result<u64>> = changed
-                .par_iter()
-                .map(|(path, data)| {
-                    let path = self.dest.join(path);
-                    if data.len() >= IN_PLACE_BYTES && path.is_file() {
-                        overwrite_in_place(&path, data)?;
-                    } else {
-                        write_file_atomically(&path, data)?;
-                    }
-                    Ok(data.len() as u64)
-                })
-                .collect();
-            for r in results {
-                bytes += r.map_err(io_err)?;
-            }
-            let now: std::collections::HashSet<&str> =
-                rendered.files.iter().map(|f| f.0.as_str()).collect();
-            for old in self.written.keys().filter(|k| !now.contains(k.as_str())) {
-                let _ = std::fs::remove_file(self.dest.join(old));
-            }
-        }
-        self.written = rendered
-            .files
-            .iter()
-            .zip(fps)
-            .map(|((p, _), fp)| (p.clone(), fp))
-            .collect();
-        drop(timing);
-        // Every file of the site is counted; `bytes` are those written by this rebuild.
-        let counted = Written {
-            bytes,
-            ..Written::of(&rendered.files)
-        };
-        Ok(BuildReport::new(
-            rendered,
-            counted,
-            start,
-            self.dest.clone(),
-        ))
-    }
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ use std::process::ExitCode;
 pub fn run(args: &BookArgs, fix: bool) -> Result<ExitCode> {
     if fix {
         let config = Config::load(&args.book).map_err(|d| diagnostics_error(&d))?;
-        let fixed =
-            kbook::content::fix_front_matter(&config).context("cannot rewrite front-matter")?;
+        let fixed = kbook::content::fix::fix_front_matter(&config)
+            .context("cannot rewrite front-matter")?;
         for p in &fixed {
             eprintln!("normalised {}", p.display());
         }

@@ -209,6 +209,34 @@ pub fn fix_file(raw: &str, fm: &EntryFrontMatter) -> Option<String> {
     None
 }
 
+/// `kbook check --fix`: rewrites the front-matter of every entry that has no errors into the
+/// canonical order and formatting. Returns the paths rewritten.
+pub fn fix_front_matter(
+    config: &crate::config::Config,
+) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let (book, diags) = super::load(config);
+    let broken: std::collections::HashSet<&std::path::Path> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.path.as_path())
+        .collect();
+    let mut fixed = Vec::new();
+    for e in &book.entries {
+        if broken.contains(e.path.as_path()) {
+            continue;
+        }
+        let file = config.root.join(&e.path);
+        let raw = std::fs::read_to_string(&file)?;
+        if let Some(new) = fix_file(&raw, &e.fm)
+            && new != raw
+        {
+            crate::output::write_file_atomically(&file, new.as_bytes())?;
+            fixed.push(e.path.clone());
+        }
+    }
+    Ok(fixed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

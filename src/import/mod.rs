@@ -9,6 +9,7 @@
 
 mod errors;
 mod faq;
+mod front_matter;
 mod images;
 mod links;
 mod page;

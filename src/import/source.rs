@@ -338,9 +338,9 @@ fn read_config(
             continue;
         };
         let parsed = if name.ends_with(".toml") {
-            super::page::toml_to_json(&text).map_err(|e| e.to_string())
+            super::front_matter::toml_to_json(&text).map_err(|e| e.to_string())
         } else {
-            super::page::yaml_to_json(&text)
+            super::front_matter::yaml_to_json(&text)
         };
         match parsed {
             Ok(v) => return Some((v, path)),
@@ -411,7 +411,7 @@ fn category_label(path: &Path) -> Option<String> {
     let value: serde_json::Value = if path.extension().is_some_and(|e| e == "json") {
         serde_json::from_str(&text).ok()?
     } else {
-        super::page::yaml_to_json(&text).ok()?
+        super::front_matter::yaml_to_json(&text).ok()?
     };
     str_at(&value, &["label"])
 }
@@ -499,7 +499,7 @@ mod tests {
         assert_eq!(nav.get("README.md").map(String::as_str), Some("Intro"));
 
         let yaml = "nav:\n  - Home: index.md\n  - Troubleshooting:\n      - Kafka: trouble/kafka.md\n      - MySQL: trouble/mysql.md\n";
-        let value = super::super::page::yaml_to_json(yaml).unwrap();
+        let value = super::super::front_matter::yaml_to_json(yaml).unwrap();
         let (mut nav, mut sections) = (BTreeMap::new(), BTreeMap::new());
         mkdocs_nav(value.get("nav").unwrap(), None, &mut nav, &mut sections);
         assert_eq!(

@@ -19,7 +19,7 @@ pub(super) struct BuildRun {
 
 /// `program` under `/usr/bin/time` when it exists (wall, user+system CPU, peak RSS on stderr,
 /// read back by [`read_time`]).
-pub(super) fn timed(program: impl AsRef<std::ffi::OsStr>) -> Command {
+fn timed(program: impl AsRef<std::ffi::OsStr>) -> Command {
     let time = Path::new("/usr/bin/time");
     if time.exists() {
         let mut c = Command::new(time);
@@ -31,7 +31,7 @@ pub(super) fn timed(program: impl AsRef<std::ffi::OsStr>) -> Command {
 }
 
 /// Fills `run` from a `bench-time:` line of [`timed`]; false for other lines.
-pub(super) fn read_time(line: &str, run: &mut BuildRun) -> bool {
+fn read_time(line: &str, run: &mut BuildRun) -> bool {
     let Some(rest) = line.strip_prefix("bench-time: ") else {
         return false;
     };

@@ -107,6 +107,19 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// An error and its causes in one line (`cannot write x: No space left on device`), for a
+/// diagnostic's message.
+pub fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
 /// 1-based line and column of a byte offset in `text` (column counted in characters).
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
@@ -228,6 +241,17 @@ fn message_kind(message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_error_reads_with_its_causes() {
+        let io = std::io::Error::new(std::io::ErrorKind::StorageFull, "disk full");
+        let e = crate::search_assets::AssetError::Io {
+            what: "cannot write search/index.bin".into(),
+            source: io,
+        };
+        assert_eq!(with_causes(&e), "cannot write search/index.bin: disk full");
+    }
+
     use super::*;
 
     #[test]

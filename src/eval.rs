@@ -7,11 +7,33 @@
 //! a confident answer to an unanswerable query as wrong; `confident_rate` is the share of
 //! answerable queries answered confidently (a search that is never confident is useless).
 
-use anyhow::{Context, Result};
-use kbook_search::{BookIndex, SearchOptions, Tuning};
+use kbook_search::{BookIndex, SearchError, SearchOptions, Tuning};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// A query file that cannot be read, or a search that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// The query file cannot be read.
+    #[error("cannot read {path}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A line of the query file is not a labelled query.
+    #[error("{path}:{line}: not a query line (expected {{\"q\": \"...\", \"expect\": [ids]}})")]
+    BadLine {
+        path: String,
+        line: usize,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The index failed to answer a query.
+    #[error("search failed")]
+    Search(#[from] SearchError),
+}
 
 /// One labelled query.
 #[derive(Debug, Clone, Deserialize)]
@@ -158,7 +180,7 @@ pub fn evaluate(
     index: &BookIndex,
     queries: &[LabelledQuery],
     tuning: &Tuning,
-) -> Result<EvalReport> {
+) -> Result<EvalReport, EvalError> {
     let mut all = Acc::default();
     let mut styles: BTreeMap<String, Acc> = BTreeMap::new();
     let mut langs: BTreeMap<String, Acc> = BTreeMap::new();
@@ -221,20 +243,20 @@ pub fn evaluate(
 }
 
 /// Reads a JSONL query file.
-pub fn read_queries(path: &Path) -> Result<Vec<LabelledQuery>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+pub fn read_queries(path: &Path) -> Result<Vec<LabelledQuery>, EvalError> {
+    let text = std::fs::read_to_string(path).map_err(|source| EvalError::Read {
+        path: path.display().to_string(),
+        source,
+    })?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let q: LabelledQuery = serde_json::from_str(line).with_context(|| {
-            format!(
-                "{}:{}: not a query line (expected {{\"q\": \"...\", \"expect\": [ids]}})",
-                path.display(),
-                i + 1
-            )
+        let q: LabelledQuery = serde_json::from_str(line).map_err(|source| EvalError::BadLine {
+            path: path.display().to_string(),
+            line: i + 1,
+            source,
         })?;
         out.push(q);
     }

@@ -4,12 +4,55 @@
 
 use crate::fingerprint::short_hash;
 use crate::output::{OutputFile, SiteWriter};
-use anyhow::{Context, Result, bail};
 use kbook_search::{BookIndex, EntryDoc};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// What can go wrong making a site's search files or reading a built site's. Each message
+/// says what failed and what to do; the cause is the error's source.
+#[derive(Debug, thiserror::Error)]
+pub enum AssetError {
+    /// A file could not be read, written or listed.
+    #[error("{what}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The index could not be built, opened or split.
+    #[error("{what}")]
+    Index {
+        what: String,
+        #[source]
+        source: kbook_search::SearchError,
+    },
+    /// A manifest could not be made or read.
+    #[error("{what}")]
+    Json {
+        what: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A built site without a search index, or an index without its header.
+    #[error("{0}")]
+    Missing(String),
+}
+
+type Result<T> = std::result::Result<T, AssetError>;
+
+/// An I/O error with what failed.
+fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> AssetError {
+    let what = what.into();
+    move |source| AssetError::Io { what, source }
+}
+
+/// A search-core error with what failed.
+fn index(what: impl Into<String>) -> impl FnOnce(kbook_search::SearchError) -> AssetError {
+    let what = what.into();
+    move |source| AssetError::Index { what, source }
+}
 
 /// The browser search module, built for wasm32 by the root build script.
 static WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kbook_search_wasm.wasm"));
@@ -75,16 +118,17 @@ pub enum AssetMode {
 
 /// A script that stores `bytes` (base64) under `key` in `window.__kbookAssets`; file:// pages
 /// cannot fetch, but they can load scripts.
-fn js_wrapper(key: &str, bytes: &[u8]) -> Result<Vec<u8>> {
+fn js_wrapper(key: &str, bytes: &[u8]) -> Vec<u8> {
     use base64::Engine as _;
-    let key_json = serde_json::to_string(key)?;
+    // A string always serialises; the fallback only keeps this free of a panic path.
+    let key_json = serde_json::to_string(key).unwrap_or_else(|_| "\"\"".to_string());
     let prefix = format!("(window.__kbookAssets = window.__kbookAssets || {{}})[{key_json}] = \"");
     // One buffer, encoded into in place: the copy of a large book's index is hundreds of MB.
     let mut js = String::with_capacity(prefix.len() + bytes.len().div_ceil(3) * 4 + 3);
     js.push_str(&prefix);
     base64::engine::general_purpose::STANDARD.encode_string(bytes, &mut js);
     js.push_str("\";\n");
-    Ok(js.into_bytes())
+    js.into_bytes()
 }
 
 /// The entries to index: all at hand, or made a batch at a time (in entry order) as the
@@ -107,7 +151,7 @@ impl Emitter<'_> {
         match self.0 {
             Some(w) => w
                 .write(&path, &bytes)
-                .with_context(|| format!("cannot write {path}")),
+                .map_err(io(format!("cannot write {path}"))),
             None => {
                 kept.push((path, Arc::new(bytes.into_owned())));
                 Ok(())
@@ -146,7 +190,7 @@ pub fn build_search_assets(
                             kbook_search::build_packed_index_batched(batches)
                         }
                     }
-                    .context("cannot build the search index")
+                    .map_err(index("cannot build the search index"))
                 },
                 || module_files(out),
             );
@@ -181,7 +225,7 @@ fn serve_files(
         }
     };
     let index = kbook_search::build_packed_index_keeping(docs, kept)
-        .context("cannot build the search index")?;
+        .map_err(index("cannot build the search index"))?;
     let meta = SearchMeta {
         index: "search/index.bin".into(),
         wasm: "search/kbook-search.wasm".into(),
@@ -202,7 +246,7 @@ fn module_files(out: Emitter<'_>) -> Result<(Vec<OutputFile>, String, String)> {
     out.emit(wasm_path.clone(), WASM.into(), &mut kept)?;
     // Named by the module's hash: the script is made from the module alone.
     let wasm_js_path = wasm_path.replace(".wasm", ".js");
-    let wasm_js = js_wrapper(&wasm_path, WASM)?;
+    let wasm_js = js_wrapper(&wasm_path, WASM);
     out.emit(wasm_js_path.clone(), wasm_js.into(), &mut kept)?;
     Ok((kept, wasm_path, wasm_js_path))
 }
@@ -218,7 +262,9 @@ fn index_files(
     // Read off the index's header (which holds its checksum): no pass over the bytes.
     let index_hash = kbook_search::packed_digest(index)
         .map(|d| format!("{d:016x}"))
-        .context("the freshly built search index has no header")?;
+        .ok_or_else(|| {
+            AssetError::Missing("the freshly built search index has no header".to_string())
+        })?;
     let index_path = format!("search/index.{index_hash}.bin");
     // Named by the index's hash: the script is made from the index alone.
     let index_js_path = format!("search/index.{index_hash}.js");
@@ -229,7 +275,8 @@ fn index_files(
     // commits, so an index that does not open is never published.
     let (opens, (script, http)) = rayon::join(
         || -> Result<Vec<OutputFile>> {
-            BookIndex::open_bytes(index).context("the freshly built search index does not open")?;
+            BookIndex::open_bytes(index)
+                .map_err(self::index("the freshly built search index does not open"))?;
             let mut kept = Vec::new();
             out.emit(index_path.clone(), Cow::Borrowed(index), &mut kept)?;
             Ok(kept)
@@ -238,7 +285,7 @@ fn index_files(
             rayon::join(
                 || -> Result<Vec<OutputFile>> {
                     let mut kept = Vec::new();
-                    let js = js_wrapper(&index_path, index)?;
+                    let js = js_wrapper(&index_path, index);
                     out.emit(index_js_path.clone(), js.into(), &mut kept)?;
                     Ok(kept)
                 },
@@ -247,7 +294,7 @@ fn index_files(
                     // need them.
                     let mut kept = Vec::new();
                     let split = kbook_search::blocks::split_packed_ranges(index)
-                        .context("cannot split the search index")?;
+                        .map_err(self::index("cannot split the search index"))?;
                     out.emit(head_path.clone(), split.head.into(), &mut kept)?;
                     for (i, block) in split.blocks.into_iter().enumerate() {
                         let path = format!("{blocks_dir}{i}.bin");
@@ -274,7 +321,10 @@ fn index_files(
 
 /// search/manifest.json and search/manifest.js for `meta`.
 fn manifest_files(meta: &SearchMeta) -> Result<[(String, Vec<u8>); 2]> {
-    let json = serde_json::to_string(meta)?;
+    let json = serde_json::to_string(meta).map_err(|source| AssetError::Json {
+        what: "cannot write the search manifest".to_string(),
+        source,
+    })?;
     Ok([
         (
             MANIFEST_JSON_PATH.to_string(),
@@ -290,13 +340,16 @@ fn manifest_files(meta: &SearchMeta) -> Result<[(String, Vec<u8>); 2]> {
 /// Reads search/manifest.json of the built site `site`.
 pub fn read_manifest(site: &Path) -> Result<SearchMeta> {
     let path = site.join(MANIFEST_JSON_PATH);
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}: run `kbook build` first", path.display()))?;
-    serde_json::from_str(&text).with_context(|| {
-        format!(
+    let text = std::fs::read_to_string(&path).map_err(io(format!(
+        "cannot read {}: run `kbook build` first",
+        path.display()
+    )))?;
+    serde_json::from_str(&text).map_err(|source| AssetError::Json {
+        what: format!(
             "{} is not a search manifest: rebuild the site",
             path.display()
-        )
+        ),
+        source,
     })
 }
 
@@ -309,15 +362,13 @@ pub fn find_index(site: &Path) -> Result<PathBuf> {
         return Ok(site.join(read_manifest(site)?.index));
     }
     let dir = site.join("search");
-    let entries = std::fs::read_dir(&dir).with_context(|| {
-        format!(
-            "no search index in {}: run `kbook build` first",
-            dir.display()
-        )
-    })?;
+    let entries = std::fs::read_dir(&dir).map_err(io(format!(
+        "no search index in {}: run `kbook build` first",
+        dir.display()
+    )))?;
     let mut found: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
     for e in entries {
-        let e = e?;
+        let e = e.map_err(io(format!("cannot list {}", dir.display())))?;
         let name = e.file_name().to_string_lossy().into_owned();
         if name.starts_with("index.") && name.ends_with(".bin") {
             let modified = e
@@ -330,19 +381,21 @@ pub fn find_index(site: &Path) -> Result<PathBuf> {
     found.sort();
     match found.pop() {
         Some((_, p)) => Ok(p),
-        None => bail!(
+        None => Err(AssetError::Missing(format!(
             "no search/index.*.bin in {}: run `kbook build` first",
             dir.display()
-        ),
+        ))),
     }
 }
 
 /// Opens the packed index of the built site `site`.
 pub fn open_index(site: &Path) -> Result<BookIndex> {
     let path = find_index(site)?;
-    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    BookIndex::open(bytes)
-        .with_context(|| format!("cannot open {}: rebuild the book", path.display()))
+    let bytes = std::fs::read(&path).map_err(io(format!("cannot read {}", path.display())))?;
+    BookIndex::open(bytes).map_err(index(format!(
+        "cannot open {}: rebuild the book",
+        path.display()
+    )))
 }
 
 /// The index document of entry `e`; `aliases` are the connectors' aliases by slug.

@@ -10,7 +10,6 @@
 use crate::diagnostic::{Diagnostic, MessageFormat, print_diagnostics};
 use crate::http::{HttpServer, Reply, Request, Response};
 use crate::site::{BuildReport, IncrementalSite};
-use anyhow::{Context, Result};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
@@ -197,18 +196,40 @@ pub struct Server {
     root: PathBuf,
 }
 
+/// Why `kbook serve` cannot serve or watch.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The address cannot be listened on (taken, or not this machine's).
+    #[error("cannot listen on {addr}")]
+    Listen {
+        addr: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The socket has no local address.
+    #[error("the server has no local address")]
+    NoAddress(#[source] std::io::Error),
+    /// The book's files cannot be watched.
+    #[error("{what}")]
+    Watch {
+        what: String,
+        #[source]
+        source: notify::Error,
+    },
+}
+
 impl Server {
     /// Binds the socket.
-    pub fn bind(root: &Path, bind: &str, port: u16) -> Result<Server> {
+    pub fn bind(root: &Path, bind: &str, port: u16) -> Result<Server, ServeError> {
         let loopback = bind == "127.0.0.1" || bind == "::1" || bind == "localhost";
         if !loopback {
             eprintln!("warning: serving on {bind}: the site is reachable from other machines");
         }
-        let http = HttpServer::bind((bind, port))
-            .map_err(|e| anyhow::anyhow!("cannot listen on {bind}:{port}: {e}"))?;
-        let addr = http
-            .local_addr()
-            .context("the server has no local address")?;
+        let http = HttpServer::bind((bind, port)).map_err(|source| ServeError::Listen {
+            addr: format!("{bind}:{port}"),
+            source,
+        })?;
+        let addr = http.local_addr().map_err(ServeError::NoAddress)?;
         Ok(Server {
             url: format!("http://{addr}/"),
             http,
@@ -315,7 +336,7 @@ fn inject_client(body: Vec<u8>) -> Vec<u8> {
 const DEBOUNCE_MS: u64 = 40;
 
 /// Builds, serves and watches until the process is stopped.
-pub fn serve(opts: &ServeOptions) -> Result<()> {
+pub fn serve(opts: &ServeOptions) -> Result<(), ServeError> {
     let mut site = IncrementalSite::new(&opts.book, &opts.dest, opts.deny_warnings);
     let first = site.rebuild();
     report(&first, opts.format, opts.verbose);
@@ -338,11 +359,18 @@ pub fn serve(opts: &ServeOptions) -> Result<()> {
             let _ = tx.send(ev);
         }
     })
-    .context("cannot watch the book for changes")?;
+    .map_err(|source| ServeError::Watch {
+        what: "cannot watch the book for changes".to_string(),
+        source,
+    })?;
     for (path, mode) in &watched {
         if path.exists() {
-            notify::Watcher::watch(&mut watcher, path, *mode)
-                .with_context(|| format!("cannot watch {}", path.display()))?;
+            notify::Watcher::watch(&mut watcher, path, *mode).map_err(|source| {
+                ServeError::Watch {
+                    what: format!("cannot watch {}", path.display()),
+                    source,
+                }
+            })?;
         }
     }
     let dest = opts

@@ -235,5 +235,5 @@ fn open_built_index(book: &Path, site: Option<&Path>) -> Result<kbook_search::Bo
             .map_err(|d| diagnostics_error(&d))?
             .build_dir(),
     };
-    kbook::search_assets::open_index(&site)
+    Ok(kbook::search_assets::open_index(&site)?)
 }

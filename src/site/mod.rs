@@ -196,14 +196,7 @@ pub fn render_site(
                 segments,
                 writer,
             )
-            .map_err(|e| {
-                Diagnostic::error(
-                    "(search index)",
-                    0,
-                    0,
-                    format!("cannot build the search index: {e:#}"),
-                )
-            })?,
+            .map_err(|e| Diagnostic::error("(search index)", 0, 0, diagnostic::with_causes(&e)))?,
         };
         // The documents hold a copy of every body's text.
         drop(docs);

@@ -6,13 +6,44 @@
 mod html;
 
 use crate::output::SiteWriter;
-use crate::search_assets::{AssetMode, Entries, build_search_assets};
-use anyhow::{Context, Result, bail};
+use crate::search_assets::{AssetError, AssetMode, Entries, build_search_assets};
 use kbook_search::EntryDoc;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+
+/// Why a site cannot be indexed. Each message says what to do; the cause is the source.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// A bad option or a site with nothing to index.
+    #[error("{0}")]
+    Usage(String),
+    /// A file of the site could not be read or written.
+    #[error("{what}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The site's directory could not be walked.
+    #[error("cannot read {path}")]
+    Walk {
+        path: String,
+        #[source]
+        source: walkdir::Error,
+    },
+    /// The search files could not be made.
+    #[error(transparent)]
+    Assets(#[from] AssetError),
+}
+
+type Result<T> = std::result::Result<T, IndexError>;
+
+/// An I/O error with what failed.
+fn io(what: String) -> impl FnOnce(std::io::Error) -> IndexError {
+    move |source| IndexError::Io { what, source }
+}
 
 /// The loader pages include (it finds everything else next to itself).
 pub const LOADER: &str = "kbook.js";
@@ -63,10 +94,10 @@ pub struct IndexReport {
 pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     let site = &opts.site;
     if !site.is_dir() {
-        bail!(
+        return Err(IndexError::Usage(format!(
             "{} is not a directory: give the output directory of the site (e.g. Hugo's public/)",
             site.display()
-        );
+        )));
     }
     let subdir = opts.subdir.trim_matches('/').to_string();
     if subdir.is_empty()
@@ -74,16 +105,15 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
             .split('/')
             .any(|s| s.is_empty() || s == "." || s == ".." || s.starts_with('.'))
     {
-        bail!(
+        return Err(IndexError::Usage(format!(
             "--output-subdir `{}` must be a relative path inside the site, e.g. `kbook`",
             opts.subdir
-        );
+        )));
     }
     let selector = match &opts.selector {
-        Some(s) => Some(
-            scraper::Selector::parse(s)
-                .map_err(|e| anyhow::anyhow!("--selector `{s}` is not a CSS selector: {e}"))?,
-        ),
+        Some(s) => Some(scraper::Selector::parse(s).map_err(|e| {
+            IndexError::Usage(format!("--selector `{s}` is not a CSS selector: {e}"))
+        })?),
         None => None,
     };
     let reader = html::PageReader::new(selector);
@@ -100,7 +130,7 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     timing.stage("reading pages and writing the search index");
     let dest = site.join(&subdir);
     let writer =
-        SiteWriter::begin(&dest).with_context(|| format!("cannot write {}", dest.display()))?;
+        SiteWriter::begin(&dest).map_err(io(format!("cannot write {}", dest.display())))?;
     let mut batches = PageBatches::new(site, &reader, &to_root, &pages);
     let mut kept = kbook_search::KeptSegments::default();
     let built = build_search_assets(
@@ -117,11 +147,11 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     report.errors = batches.errors;
     report.skipped = std::mem::take(&mut batches.skipped);
     if report.indexed == 0 {
-        bail!(
+        return Err(IndexError::Usage(format!(
             "none of the {} HTML pages under {} has text to index (see --selector and data-kbook-body)",
             pages.len(),
             site.display()
-        );
+        )));
     }
     let home = format!("{to_root}index.html");
     let page = SEARCH_PAGE.replace("{home}", &crate::html::escape(&home));
@@ -133,11 +163,12 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     ] {
         writer
             .write(path, bytes)
-            .with_context(|| format!("cannot write {path}"))?;
+            .map_err(io(format!("cannot write {path}")))?;
     }
-    let written = writer
-        .commit()
-        .with_context(|| format!("cannot move the search files into {}", dest.display()))?;
+    let written = writer.commit().map_err(io(format!(
+        "cannot move the search files into {}",
+        dest.display()
+    )))?;
     report.files = written.files;
     report.bytes = written.bytes;
 
@@ -166,7 +197,7 @@ struct PageBatches<'a> {
     /// Pages left out, with the reason.
     skipped: Vec<(String, String)>,
     /// Why reading stopped early (a page that could not be read).
-    unreadable: Option<anyhow::Error>,
+    unreadable: Option<IndexError>,
 }
 
 impl<'a> PageBatches<'a> {
@@ -215,8 +246,8 @@ impl Iterator for PageBatches<'_> {
             .par_iter()
             .map(|rel| {
                 let path = site.join(rel);
-                let bytes = std::fs::read(&path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let bytes =
+                    std::fs::read(&path).map_err(io(format!("cannot read {}", path.display())))?;
                 let text = String::from_utf8_lossy(&bytes);
                 Ok(reader.read(&text, rel, format!("{to_root}{rel}")))
             })
@@ -266,7 +297,10 @@ fn html_pages(site: &Path, subdir: &str) -> Result<Vec<String>> {
                 || !(e.file_name().to_string_lossy().starts_with('.') || e.path() == search_dir)
         });
     for item in walk {
-        let item = item.with_context(|| format!("cannot read {}", site.display()))?;
+        let item = item.map_err(|source| IndexError::Walk {
+            path: site.display().to_string(),
+            source,
+        })?;
         if !item.file_type().is_file() {
             continue;
         }
@@ -288,8 +322,8 @@ fn html_pages(site: &Path, subdir: &str) -> Result<Vec<String>> {
 /// that already loads it is left alone). The page is replaced by rename, never half written.
 fn inject(site: &Path, rel: &str, subdir: &str) -> Result<bool> {
     let path = site.join(rel);
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(&path).map_err(io(format!("cannot read {}", path.display())))?;
     let loader = format!("{subdir}/{LOADER}");
     if text.contains(&loader) {
         return Ok(false);
@@ -315,7 +349,7 @@ fn inject(site: &Path, rel: &str, subdir: &str) -> Result<bool> {
     ));
     out.push_str(&text[close..]);
     let tmp = path.with_extension("html.kbook-tmp");
-    std::fs::write(&tmp, out).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("cannot replace {}", path.display()))?;
+    std::fs::write(&tmp, out).map_err(io(format!("cannot write {}", tmp.display())))?;
+    std::fs::rename(&tmp, &path).map_err(io(format!("cannot replace {}", path.display())))?;
     Ok(true)
 }

@@ -113,8 +113,13 @@ pub fn with_causes(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
+        // An error that prints its cause in its own message (`engine error: {0}`) would
+        // repeat it.
+        let shown = c.to_string();
+        if !text.ends_with(&shown) {
+            text.push_str(": ");
+            text.push_str(&shown);
+        }
         cause = c.source();
     }
     text
@@ -250,6 +255,21 @@ mod tests {
             source: io,
         };
         assert_eq!(with_causes(&e), "cannot write search/index.bin: disk full");
+        // A message that already ends with its cause does not repeat it.
+        #[derive(Debug)]
+        struct Engine(std::io::Error);
+        impl fmt::Display for Engine {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "engine error: {}", self.0)
+            }
+        }
+        impl std::error::Error for Engine {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let io = std::io::Error::other("disk full");
+        assert_eq!(with_causes(&Engine(io)), "engine error: disk full");
     }
 
     use super::*;

@@ -31,8 +31,12 @@ pub enum EvalError {
         source: serde_json::Error,
     },
     /// The index failed to answer a query.
-    #[error("search failed")]
-    Search(#[from] SearchError),
+    #[error("the search for {query:?} failed")]
+    Search {
+        query: String,
+        #[source]
+        source: SearchError,
+    },
 }
 
 /// One labelled query.
@@ -191,7 +195,12 @@ pub fn evaluate(
             tuning: tuning.clone(),
             ..Default::default()
         };
-        let r = index.search(&lq.q, &opts)?;
+        let r = index
+            .search(&lq.q, &opts)
+            .map_err(|source| EvalError::Search {
+                query: lq.q.clone(),
+                source,
+            })?;
         let ids: Vec<&str> = r.hits.iter().map(|h| h.id.as_str()).collect();
         let rank = ids
             .iter()

@@ -322,7 +322,7 @@ fn index_files(
 /// search/manifest.json and search/manifest.js for `meta`.
 fn manifest_files(meta: &SearchMeta) -> Result<[(String, Vec<u8>); 2]> {
     let json = serde_json::to_string(meta).map_err(|source| AssetError::Json {
-        what: "cannot write the search manifest".to_string(),
+        what: "cannot serialise the search manifest".to_string(),
         source,
     })?;
     Ok([
@@ -399,7 +399,7 @@ pub fn open_index(site: &Path) -> Result<BookIndex> {
 }
 
 /// The index document of entry `e`; `aliases` are the connectors' aliases by slug.
-pub fn entry_doc(
+pub(crate) fn entry_doc(
     e: &crate::content::Entry,
     body: &crate::render::markdown::RenderedBody,
     aliases: &std::collections::HashMap<&str, &[String]>,

@@ -221,8 +221,10 @@
     ]);
   }
 
-  // The exports this script calls: a module from another build (a stale cache) may lack them.
-  var ABI = ["memory", "alloc", "dealloc", "open_index", "add_block", "search", "result_len", "free_result"];
+  // The exports this script calls, and the version of what they mean: a module from another
+  // build (a stale cache) may lack them or give the same names other meanings.
+  var ABI = ["memory", "abi_version", "alloc", "dealloc", "open_index", "add_block", "search", "result_len", "free_result"];
+  var ABI_VERSION = 2;
 
   // blocksUrl: where the index blocks are (null when indexBytes is the whole index).
   function instantiate(module, indexBytes, blocksUrl) {
@@ -230,6 +232,9 @@
       var missing = ABI.filter(function (k) { return !(k in inst.exports); });
       if (missing.length) {
         throw new Error("the search module does not match this page (no " + missing.join(", ") + ")");
+      }
+      if (inst.exports.abi_version() !== ABI_VERSION) {
+        throw new Error("the search module does not match this page (ABI " + inst.exports.abi_version() + ", not " + ABI_VERSION + ")");
       }
       var engine = new Engine(inst.exports, indexBytes, blocksUrl || null);
       engine.module = module;

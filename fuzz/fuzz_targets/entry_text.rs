@@ -42,7 +42,10 @@ fuzz_target!(|data: &[u8]| {
         for h in &results.hits {
             let n = h.snippet.text.chars().count();
             for &(a, b) in &h.snippet.highlights {
-                assert!(a <= b && b <= n, "highlight {a}..{b} outside a {n}-char snippet");
+                assert!(
+                    a <= b && b <= n,
+                    "highlight {a}..{b} outside a {n}-char snippet"
+                );
             }
         }
     }

@@ -182,7 +182,7 @@ pub(super) struct EntryView<'a> {
 /// The site-wide values of `book`: connectors in the configured order (then any others
 /// A–Z) with their entry counts, and one version of the theme and search `assets` for the
 /// pages' `?v=` links.
-pub fn site_context(
+pub(crate) fn site_context(
     config: &crate::config::Config,
     book: &crate::content::Book,
     assets: &[&(String, Vec<u8>)],

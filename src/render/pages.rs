@@ -513,7 +513,7 @@ fn sort_key(s: &str) -> String {
 }
 
 /// The OpenSearch description (`opensearch.xml`), which lets browsers add the book's search.
-pub fn opensearch(title: &str, site_url: &str, strings: &crate::i18n::Strings) -> String {
+pub(crate) fn opensearch(title: &str, site_url: &str, strings: &crate::i18n::Strings) -> String {
     let t = crate::html::escape(title);
     let u = crate::html::escape(site_url);
     let d = crate::html::escape(&strings.fill("opensearch_description", &[("title", title)]));

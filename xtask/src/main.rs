@@ -1,6 +1,6 @@
 //! Project tasks: `cargo xtask test` installs what the tests need (Debian's Chromium for the
 //! browser tests) and runs the whole test suite; `cargo xtask bench` measures builds and search
-//! (see bench.rs).
+//! (see bench/mod.rs).
 
 mod bench;
 mod synth;

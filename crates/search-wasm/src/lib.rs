@@ -8,8 +8,11 @@
 //!   packed index or the head of a block-split index; returns a *response*, `{"ok": true}`
 //!   or `{"error": ...}`.
 //! - `add_block(i, ptr, len) -> ptr`: takes ownership of an `alloc`ed buffer holding block
-//!   `i` of a block-split index; returns a response, `{"error": ...}` if the block is damaged
-//!   or from another build.
+//!   `i` of a block-split index; returns a response, `{"ok": true}`, or `{"error": ...}` if
+//!   the block is damaged or from another build.
+//! - `abi_version() -> u32`: the version of this ABI, which search.js checks (a module from
+//!   another build, e.g. a stale cache, may export the same names with other meanings).
+//! - Every call that returns a response returns 0 only when even that allocation failed.
 //! - `search(qptr, qlen, optsptr, optslen) -> ptr`: the query (UTF-8) and the options (JSON,
 //!   may be empty) in `alloc`ed buffers the host still owns; returns a *response*: the results,
 //!   `{"need": [block indices]}` when blocks must be added first (then search again), or
@@ -51,6 +54,13 @@ struct JsOptions {
     /// `product=version`, e.g. `vvr=8.0.7`.
     version: Option<String>,
     explain: bool,
+}
+
+/// The version of this ABI: 2 since `open_index` and `add_block` return responses. search.js
+/// refuses a module of another version.
+#[unsafe(no_mangle)]
+pub extern "C" fn abi_version() -> u32 {
+    2
 }
 
 /// Allocates `len` bytes for the host to fill. Returns 0 when the memory cannot be had
@@ -255,10 +265,10 @@ fn parse_options(opts: &[u8]) -> Result<SearchOptions, String> {
     })
 }
 
-/// `{"error": message}`.
 /// The response of an `open_index` or `add_block` that worked.
 const OK_JSON: &str = r#"{"ok":true}"#;
 
+/// `{"error": message}`.
 fn error_json(message: &str) -> String {
     serde_json::json!({ "error": message }).to_string()
 }

@@ -161,4 +161,5 @@ pub(crate) fn index_settings() -> tantivy::IndexSettings {
 }
 
 /// See [`index_settings`].
+#[cfg(not(target_arch = "wasm32"))]
 const DOCSTORE_BLOCK_BYTES: usize = 2048;

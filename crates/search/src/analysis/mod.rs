@@ -22,7 +22,9 @@ use tantivy::tokenizer::{TextAnalyzer, TokenizerManager};
 
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use tokenizer::AnalysedAhead;
-pub(crate) use tokenizer::{KbTokenStream, KbTokenizer};
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) use tokenizer::KbTokenStream;
+pub(crate) use tokenizer::KbTokenizer;
 
 /// Tokenizer names as registered in the index's tokenizer manager.
 pub const TOKENIZER_PROSE: &str = "kb_prose";

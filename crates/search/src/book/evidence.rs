@@ -17,7 +17,7 @@ pub(super) struct Overlap {
     pub(super) run: usize,
     pub(super) share: f32,
     pub(super) after: bool,
-    pub(super) before: bool,
+    before: bool,
 }
 
 impl Overlap {
@@ -123,7 +123,7 @@ pub(super) fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> Ov
 /// aaa-1 could be …`) is a value of the same message. A value made of letters only (`Topic
 /// orders not present …` against `Topic xxx not present …`) also counts, so confidence can
 /// be lost there (it never becomes confident from this).
-pub(super) fn differ_around(
+fn differ_around(
     err: &[String],
     line: &[String],
     run: usize,
@@ -166,7 +166,7 @@ pub(super) fn error_cover(errors: &[Vec<String>], pasted: &HashSet<&str>) -> f32
 
 /// The longest common contiguous run of two token sequences and where it ends in each
 /// (dynamic programming over one row; both sides are short: an error text and a paste line).
-pub(super) fn longest_common_run(a: &[String], b: &[String]) -> (usize, usize, usize) {
+fn longest_common_run(a: &[String], b: &[String]) -> (usize, usize, usize) {
     let mut row = vec![0usize; b.len() + 1];
     let mut best = (0, 0, 0);
     for (i, x) in a.iter().enumerate() {
@@ -216,7 +216,7 @@ pub(super) fn best_word_scores<'m>(
 /// has it, and the score its long-field clauses give (summed over body and code). Ordered,
 /// so that sums over it add in the same order in every process (native and browser rank
 /// alike).
-pub(super) fn word_scores(built: &BuiltQuery, m: &Matches) -> BTreeMap<usize, (bool, f32)> {
+fn word_scores(built: &BuiltQuery, m: &Matches) -> BTreeMap<usize, (bool, f32)> {
     let mut out: BTreeMap<usize, (bool, f32)> = BTreeMap::new();
     for &(ci, score) in m {
         let Some(c) = built.clauses.get(ci) else {

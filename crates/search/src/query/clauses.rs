@@ -122,9 +122,7 @@ pub(super) fn term_clauses(
 }
 
 /// Phrase pairs from the root-cause line (for a question, the question itself): adjacent
-/// parts that both occur in the field. With `word_pairs`, function words are skipped and
-/// prose fields allow a little slop, so "partitions of a kafka topic" still pairs
-/// "partitions" with "kafka topic" and "topic partitions".
+/// parts that both occur in the field, matched next to each other.
 pub(super) fn pair_clauses(
     stage: &Stage<'_>,
     root: &str,

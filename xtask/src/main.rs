@@ -294,3 +294,23 @@ fn copy_tree(from: &Path, to: &Path, skip: &[&str]) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::with_connector;
+
+    #[test]
+    fn add_book_sets_the_connector_of_the_front_matter_only() {
+        let entry = "---\nid: a\nconnector: faq\ntitle: x\n---\nconnector: in the body\n";
+        assert_eq!(
+            with_connector(entry, "distractor").as_deref(),
+            Some("---\nid: a\nconnector: distractor\ntitle: x\n---\nconnector: in the body\n")
+        );
+        // No front-matter, or none naming a connector: nothing to set (add-book reports it).
+        assert_eq!(with_connector("connector: x\n", "distractor"), None);
+        assert_eq!(
+            with_connector("---\nid: a\n---\nbody\n", "distractor"),
+            None
+        );
+    }
+}

@@ -8,6 +8,9 @@
 use kbook_search::{BookIndex, EntryDoc, SearchOptions};
 use libfuzzer_sys::fuzz_target;
 
+#[path = "shared/snippet_bounds.rs"]
+mod snippet_bounds;
+
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     // `\u{1}` separates the body from the query; without it the body's words are the queries.
@@ -39,14 +42,6 @@ fuzz_target!(|data: &[u8]| {
         let results = index
             .search(q, &opts)
             .expect("searching a valid index never fails");
-        for h in &results.hits {
-            let n = h.snippet.text.chars().count();
-            for &(a, b) in &h.snippet.highlights {
-                assert!(
-                    a <= b && b <= n,
-                    "highlight {a}..{b} outside a {n}-char snippet"
-                );
-            }
-        }
+        snippet_bounds::assert_highlights_in_snippets(&results);
     }
 });

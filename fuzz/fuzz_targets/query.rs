@@ -5,6 +5,9 @@
 use kbook_search::analysis::Analyzer;
 use kbook_search::{BookIndex, EntryDoc, SearchOptions, analyze, paste::split_paste};
 use libfuzzer_sys::fuzz_target;
+
+#[path = "shared/snippet_bounds.rs"]
+mod snippet_bounds;
 use std::sync::OnceLock;
 
 fn index() -> &'static BookIndex {
@@ -81,13 +84,5 @@ fuzz_target!(|data: &[u8]| {
     let results = index()
         .search(&q, &opts)
         .expect("searching a valid index never fails");
-    for h in &results.hits {
-        let n = h.snippet.text.chars().count();
-        for &(a, b) in &h.snippet.highlights {
-            assert!(
-                a <= b && b <= n,
-                "highlight {a}..{b} outside a {n}-char snippet"
-            );
-        }
-    }
+    snippet_bounds::assert_highlights_in_snippets(&results);
 });

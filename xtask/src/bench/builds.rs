@@ -98,16 +98,7 @@ pub(super) fn build_once(kbook: &Path, book: &Path, site: &Path) -> Result<Build
 
 /// Markdown files under `dir`.
 pub(super) fn count_markdown(dir: &Path) -> Result<usize> {
-    let mut n = 0;
-    for e in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        let e = e?;
-        if e.file_type()?.is_dir() {
-            n += count_markdown(&e.path())?;
-        } else if e.path().extension().is_some_and(|x| x == "md") {
-            n += 1;
-        }
-    }
-    Ok(n)
+    Ok(crate::markdown_files(dir)?.len())
 }
 
 /// Builds the same entries with Hugo (Debian's `hugo`): the content folder as it is, minimal

@@ -2,8 +2,9 @@
 //! search queries carry XSS payloads is built by the real `kbook` binary, served on loopback
 //! and loaded page by page. No payload may run (`window.__xss` stays undefined), no element
 //! may carry an inline event handler, and no `javascript:` URL may be rendered as a link.
-//! Also: a truncated index, a newer index format and a stale module make the UI say that
-//! search is unavailable and the site must be rebuilt, while the page keeps working.
+//! Also: a truncated index, a newer index format, a stale module and a page expecting another
+//! ABI version make the UI say that search is unavailable and the site must be rebuilt, while
+//! the page keeps working.
 
 use crate::common::{Chromium, build_site, chromium, serve, url_encode, walk};
 use std::ffi::OsStr;
@@ -360,4 +361,29 @@ fn corrupt_or_stale_search_assets_say_search_is_unavailable() {
     std::fs::write(&module, b"<html>404</html>").unwrap();
     assert_unavailable(&c, &b.http, "garbage module");
     std::fs::write(&module, real).unwrap();
+
+    // A module with the same exports whose calls mean something else (another ABI version):
+    // the page expects a version the real module does not report.
+    let script = b.site.join("search").join("search.js");
+    let page_js = std::fs::read_to_string(&script).unwrap();
+    let version: u32 = page_js
+        .split_once("var ABI_VERSION = ")
+        .and_then(|(_, rest)| rest.split_once(';'))
+        .and_then(|(n, _)| n.parse().ok())
+        .expect("search.js declares `var ABI_VERSION = N;`");
+    let other = version + 1;
+    std::fs::write(
+        &script,
+        page_js.replace(
+            &format!("var ABI_VERSION = {version};"),
+            &format!("var ABI_VERSION = {other};"),
+        ),
+    )
+    .unwrap();
+    let msg = assert_unavailable(&c, &b.http, "another ABI version");
+    assert!(
+        msg.contains(&format!("ABI {version}, not {other}")),
+        "{msg}"
+    );
+    std::fs::write(&script, page_js).unwrap();
 }

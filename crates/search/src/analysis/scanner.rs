@@ -97,6 +97,15 @@ impl<S: TokenSink> Analysis<'_, '_, S> {
                     i = end;
                     continue;
                 }
+                // `16,603` and `2,816,808` are one value each, like `16603`: otherwise the same
+                // message would have as many tokens as its number has digit groups.
+                if b.is_ascii_digit()
+                    && let Some(end) = grouped_number_end(bytes, i)
+                {
+                    self.push_mask("§num", i, end);
+                    i = end;
+                    continue;
+                }
             }
             let (is_chunk, len) = if b.is_ascii() {
                 (is_ascii_chunk_byte(b), 1)
@@ -415,6 +424,42 @@ fn quoted_value_end(text: &str, i: usize, c: char) -> Option<usize> {
 }
 
 /// If a run of `\xHH` escapes starts at `i`, returns its end.
+/// The end of a number with thousands separators starting at `i` (`16,603`, `2,816,808.5`):
+/// one to three digits, then groups of a comma and exactly three digits, then an optional
+/// decimal part. None for anything else (`1,2,3`, `1234,567`, `10,000abc`).
+fn grouped_number_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let digits = |from: usize| {
+        bytes[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let lead = digits(i);
+    if !(1..=3).contains(&lead) {
+        return None;
+    }
+    let mut j = i + lead;
+    let mut groups = 0;
+    while bytes.get(j) == Some(&b',') && digits(j + 1) == 3 {
+        j += 4;
+        groups += 1;
+    }
+    if groups == 0 {
+        return None;
+    }
+    if bytes.get(j) == Some(&b'.') && digits(j + 1) > 0 {
+        j += 1 + digits(j + 1);
+    }
+    // Glued to a word (`10,000ms`) it is not a number alone: left to the chunk rules.
+    if bytes
+        .get(j)
+        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        return None;
+    }
+    Some(j)
+}
+
 fn hex_escape_run_end(bytes: &[u8], i: usize) -> Option<usize> {
     let mut j = i;
     while j + 4 <= bytes.len()

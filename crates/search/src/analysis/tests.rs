@@ -306,3 +306,25 @@ fn contraction_suffixes_are_not_words() {
     // Not after an apostrophe that follows a letter: a word like any other.
     assert!(parts("s3 'd' t", Analyzer::Prose).contains(&"t".to_string()));
 }
+
+#[test]
+fn numbers_with_thousands_separators_are_one_value() {
+    let small = parts("was 16,603 milliseconds ago.", Analyzer::Sig);
+    let large = parts("was 2,816,808 milliseconds ago.", Analyzer::Sig);
+    assert_eq!(small, vec!["was", "§num", "milliseconds", "ago"]);
+    assert_eq!(small, large);
+    assert_eq!(
+        parts("took 1,234.5 ms", Analyzer::Sig),
+        vec!["took", "§num", "ms"]
+    );
+    // Not grouped by thousands: each number is its own value.
+    assert_eq!(
+        parts("ids 1,2,3", Analyzer::Sig),
+        vec!["ids", "§num", "§num", "§num"]
+    );
+    assert_eq!(parts("1234,567", Analyzer::Sig), vec!["§num", "§num"]);
+    // Glued to a word it is not a value alone.
+    assert_ne!(parts("10,000ms", Analyzer::Sig), vec!["§num"]);
+    // Other analyzers keep the digits.
+    assert_eq!(parts("16,603", Analyzer::Prose), vec!["16", "603"]);
+}

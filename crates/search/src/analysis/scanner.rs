@@ -100,7 +100,7 @@ impl<S: TokenSink> Analysis<'_, '_, S> {
                 // `16,603` and `2,816,808` are one value each, like `16603`: otherwise the same
                 // message would have as many tokens as its number has digit groups.
                 if b.is_ascii_digit()
-                    && let Some(end) = grouped_number_end(bytes, i)
+                    && let Some(end) = grouped_number_end(text, i)
                 {
                     self.push_mask("§num", i, end);
                     i = end;
@@ -423,16 +423,22 @@ fn quoted_value_end(text: &str, i: usize, c: char) -> Option<usize> {
     None
 }
 
-/// If a run of `\xHH` escapes starts at `i`, returns its end.
 /// The end of a number with thousands separators starting at `i` (`16,603`, `2,816,808.5`):
 /// one to three digits, then groups of a comma and exactly three digits, then an optional
-/// decimal part. None for anything else (`1,2,3`, `1234,567`, `10,000abc`).
-fn grouped_number_end(bytes: &[u8], i: usize) -> Option<usize> {
+/// decimal part. None when it is part of a list or a longer value (`1,2,345`, `1,000,00`,
+/// `1234,567`, `80,192.168.1.1`) or glued to a word (`10,000ms`; CJK text after it is a
+/// chunk of its own, as everywhere): those keep the chunk rules.
+fn grouped_number_end(text: &str, i: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    // Inside a list (`1,2,345` at `345`): the list's start was tried, and trying every item
+    // again would make a long list quadratic.
+    if i >= 2 && bytes[i - 1] == b',' && bytes[i - 2].is_ascii_digit() {
+        return None;
+    }
     let digits = |from: usize| {
-        bytes[from..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count()
+        bytes.get(from..).map_or(0, |rest| {
+            rest.iter().take_while(|b| b.is_ascii_digit()).count()
+        })
     };
     let lead = digits(i);
     if !(1..=3).contains(&lead) {
@@ -450,16 +456,21 @@ fn grouped_number_end(bytes: &[u8], i: usize) -> Option<usize> {
     if bytes.get(j) == Some(&b'.') && digits(j + 1) > 0 {
         j += 1 + digits(j + 1);
     }
-    // Glued to a word (`10,000ms`) it is not a number alone: left to the chunk rules.
-    if bytes
-        .get(j)
-        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+    // A list or a dotted value goes on (`1,000,00`, `1,234,5678`, `80,192.168.1.1`).
+    if matches!(bytes.get(j), Some(b',' | b'.')) && digits(j + 1) > 0 {
+        return None;
+    }
+    if text[j..]
+        .chars()
+        .next()
+        .is_some_and(|c| (c.is_alphanumeric() && !is_cjk(c)) || c == '_')
     {
         return None;
     }
     Some(j)
 }
 
+/// If a run of `\xHH` escapes starts at `i`, returns its end.
 fn hex_escape_run_end(bytes: &[u8], i: usize) -> Option<usize> {
     let mut j = i;
     while j + 4 <= bytes.len()
@@ -517,5 +528,25 @@ fn case_parts_into(seg: &str, ascii: bool, parts: &mut Vec<(usize, usize)>) {
     }
     if start < seg.len() {
         parts.push((start, seg.len()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped_number_end;
+
+    #[test]
+    fn a_grouped_number_is_tried_only_at_the_start_of_a_list() {
+        // From the start of `1,2,345,678`: no group after `1`, so a list.
+        let text = "1,2,345,678";
+        assert_eq!(grouped_number_end(text, 0), None);
+        // Inside the list an item is left to the chunk rules at once (`345,678` alone would
+        // be a number), so no item reads the rest of the list again: a list of n items costs
+        // n steps, not n².
+        assert_eq!(grouped_number_end(text, 2), None);
+        assert_eq!(grouped_number_end(text, 4), None);
+        assert_eq!(grouped_number_end("345,678", 0), Some(7));
+        assert_eq!(grouped_number_end("was 16,603 ms", 4), Some(10));
+        assert_eq!(grouped_number_end("16,603", 0), Some(6));
     }
 }

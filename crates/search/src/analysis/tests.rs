@@ -317,14 +317,24 @@ fn numbers_with_thousands_separators_are_one_value() {
         parts("took 1,234.5 ms", Analyzer::Sig),
         vec!["took", "§num", "ms"]
     );
-    // Not grouped by thousands: each number is its own value.
-    assert_eq!(
-        parts("ids 1,2,3", Analyzer::Sig),
-        vec!["ids", "§num", "§num", "§num"]
-    );
-    assert_eq!(parts("1234,567", Analyzer::Sig), vec!["§num", "§num"]);
+    // Lists and longer values: every item is a value of its own, as before.
+    for (list, n) in [
+        ("1,2,3", 3),
+        ("1,2,345", 3),
+        ("1,000,00", 3),
+        ("1234,567", 2),
+    ] {
+        assert_eq!(parts(list, Analyzer::Sig), vec!["§num"; n], "{list}");
+    }
+    assert_eq!(parts("80,192.168.1.1", Analyzer::Sig), vec!["§num", "§ip"]);
     // Glued to a word it is not a value alone.
-    assert_ne!(parts("10,000ms", Analyzer::Sig), vec!["§num"]);
+    assert_eq!(parts("10,000ms", Analyzer::Sig), vec!["§num", "000ms"]);
+    assert_eq!(parts("10,000µs", Analyzer::Sig), vec!["§num", "000µs"]);
+    // CJK text after it is a chunk of its own, as everywhere.
+    assert_eq!(
+        parts("耗时1,234毫秒", Analyzer::Sig),
+        vec!["耗时", "§num", "毫秒"]
+    );
     // Other analyzers keep the digits.
     assert_eq!(parts("16,603", Analyzer::Prose), vec!["16", "603"]);
 }

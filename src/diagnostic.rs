@@ -246,6 +246,7 @@ fn message_kind(message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn an_error_reads_with_its_causes() {
@@ -271,8 +272,6 @@ mod tests {
         let io = std::io::Error::other("disk full");
         assert_eq!(with_causes(&Engine(io)), "engine error: disk full");
     }
-
-    use super::*;
 
     #[test]
     fn warnings_past_the_first_ones_are_counted_per_kind() {

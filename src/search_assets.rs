@@ -49,7 +49,7 @@ fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> AssetError {
 }
 
 /// A search-core error with what failed.
-fn index(what: impl Into<String>) -> impl FnOnce(kbook_search::SearchError) -> AssetError {
+fn search_err(what: impl Into<String>) -> impl FnOnce(kbook_search::SearchError) -> AssetError {
     let what = what.into();
     move |source| AssetError::Index { what, source }
 }
@@ -190,7 +190,7 @@ pub fn build_search_assets(
                             kbook_search::build_packed_index_batched(batches)
                         }
                     }
-                    .map_err(index("cannot build the search index"))
+                    .map_err(search_err("cannot build the search index"))
                 },
                 || module_files(out),
             );
@@ -225,7 +225,7 @@ fn serve_files(
         }
     };
     let index = kbook_search::build_packed_index_keeping(docs, kept)
-        .map_err(index("cannot build the search index"))?;
+        .map_err(search_err("cannot build the search index"))?;
     let meta = SearchMeta {
         index: "search/index.bin".into(),
         wasm: "search/kbook-search.wasm".into(),
@@ -276,7 +276,7 @@ fn index_files(
     let (opens, (script, http)) = rayon::join(
         || -> Result<Vec<OutputFile>> {
             BookIndex::open_bytes(index)
-                .map_err(self::index("the freshly built search index does not open"))?;
+                .map_err(search_err("the freshly built search index does not open"))?;
             let mut kept = Vec::new();
             out.emit(index_path.clone(), Cow::Borrowed(index), &mut kept)?;
             Ok(kept)
@@ -294,7 +294,7 @@ fn index_files(
                     // need them.
                     let mut kept = Vec::new();
                     let split = kbook_search::blocks::split_packed_ranges(index)
-                        .map_err(self::index("cannot split the search index"))?;
+                        .map_err(search_err("cannot split the search index"))?;
                     out.emit(head_path.clone(), split.head.into(), &mut kept)?;
                     for (i, block) in split.blocks.into_iter().enumerate() {
                         let path = format!("{blocks_dir}{i}.bin");
@@ -392,7 +392,7 @@ pub fn find_index(site: &Path) -> Result<PathBuf> {
 pub fn open_index(site: &Path) -> Result<BookIndex> {
     let path = find_index(site)?;
     let bytes = std::fs::read(&path).map_err(io(format!("cannot read {}", path.display())))?;
-    BookIndex::open(bytes).map_err(index(format!(
+    BookIndex::open(bytes).map_err(search_err(format!(
         "cannot open {}: rebuild the book",
         path.display()
     )))

@@ -8,6 +8,7 @@ use headless_chrome::protocol::cdp::Log::LogEntryLevel;
 use headless_chrome::protocol::cdp::Runtime::ConsoleAPICalledEventTypeOption;
 use headless_chrome::protocol::cdp::types::Event;
 use headless_chrome::{Browser, LaunchOptions, Tab};
+use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -124,12 +125,18 @@ pub fn chromium() -> Chromium {
         path.display()
     );
     let profile = tempfile::tempdir().unwrap();
+    // Chromium puts its singleton socket in a directory under TMPDIR that it leaves behind
+    // when killed; inside the profile it goes with the profile.
+    let tmp = profile.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let envs = HashMap::from([("TMPDIR".to_string(), tmp.display().to_string())]);
     let options = LaunchOptions::default_builder()
         .path(Some(path))
         .headless(true)
         .sandbox(false)
         .window_size(Some((1280, 800)))
         .user_data_dir(Some(profile.path().to_path_buf()))
+        .process_envs(Some(envs))
         .args(CHROMIUM_FLAGS.lines().map(OsStr::new).collect())
         .idle_browser_timeout(Duration::from_secs(300))
         .build()

@@ -32,10 +32,13 @@ const MIN_CONFIDENT_RATE: f64 = 0.55;
 /// the `Incorrect string value` entry also describes the column's character set (one trace
 /// about a byte value now ranks it first); 0.943, 0.993, 0.973, 0.875 and 0.348 with the
 /// documented texts of 2026-12-03 (Connector/J's exception class, the narrow unsigned types).
-const MIN_REALWORLD_TOP1: f64 = 0.93;
-const MIN_REALWORLD_RECALL5: f64 = 0.97;
-const MIN_REALWORLD_ABSTAIN: f64 = 0.97;
-const MIN_REALWORLD_CONFIDENT_PRECISION: f64 = 0.86;
+/// At 470 lines (70 more, collected fresh and labelled by the rule without running kbook; 45
+/// answered by no entry): 166 answered, 304 not: top-1 0.952, recall@5 0.994, abstain 0.970,
+/// confident precision 0.866, confident rate 0.349.
+const MIN_REALWORLD_TOP1: f64 = 0.94;
+const MIN_REALWORLD_RECALL5: f64 = 0.98;
+const MIN_REALWORLD_ABSTAIN: f64 = 0.96;
+const MIN_REALWORLD_CONFIDENT_PRECISION: f64 = 0.85;
 const MIN_REALWORLD_CONFIDENT_RATE: f64 = 0.34;
 /// The Chinese fixture book (tests/fixtures/zh-book): top-1 ≥ 0.95 and recall@5 ≥ 0.98.
 const MIN_ZH_TOP1: f64 = 0.95;

@@ -14,27 +14,10 @@ const MIN_MRR10: f64 = 0.98;
 const MIN_CONFIDENT_PRECISION: f64 = 0.98;
 const MIN_CONFIDENT_RATE: f64 = 0.55;
 /// Floors on real users' pastes (tests/realworld.jsonl), as measured; raise them as ranking
-/// and entries improve. The set grew from 96 to 142 lines, then to 180 and 218 (reports not
-/// seen while tuning, most of the new ones answered by no entry): the floors follow what was
-/// measured on the grown set (218 lines: top-1 0.951, abstain 0.991, confident rate 0.35;
-/// 0.942 and 0.369 since 21 more documented error texts moved one near tie; 0.951 again
-/// with the signature cover at 0.65, the floor for pastes and traces). At 292 lines
-/// (74 more, 60 of them answered by no entry, measured before any change): top-1 0.949,
-/// abstain 0.977, confident precision 0.917, confident rate 0.373; three of the four wrong
-/// confident answers repeat a documented error text whose cause in that report is another.
-/// At 371 lines (79 more, 74 of them answered by no entry, most printed by clients other than
-/// Flink's; measured with a wrong confident answer fewer than before, see the bench notes):
-/// top-1 0.935, recall@5 0.992, abstain 0.960, confident precision 0.815, confident rate
-/// 0.358; at 400 lines: 0.935, 0.992, 0.964, 0.815 and 0.355. Relabelled by one written rule
-/// (which program printed a message does not matter; the report's cause must be one the
-/// entry describes; see the bench notes), 141 answered, 259 not: top-1 0.936, recall@5
-/// 0.993, abstain 0.973, confident precision 0.870, confident rate 0.333; top-1 0.929 since
-/// the `Incorrect string value` entry also describes the column's character set (one trace
-/// about a byte value now ranks it first); 0.943, 0.993, 0.973, 0.875 and 0.348 with the
-/// documented texts of 2026-12-03 (Connector/J's exception class, the narrow unsigned types).
-/// At 470 lines (70 more, collected fresh and labelled by the rule without running kbook; 45
-/// answered by no entry): 166 answered, 304 not: top-1 0.952, recall@5 0.994, abstain 0.970,
-/// confident precision 0.866, confident rate 0.349.
+/// and entries improve. At 470 lines (166 answered, 304 answered by no entry, labelled by the
+/// rule in the README): top-1 0.952, recall@5 0.994, abstain 0.970, confident precision 0.866,
+/// confident rate 0.349. How each floor moved with the set and the entries is in
+/// bench/results/relevance-real-users.md.
 const MIN_REALWORLD_TOP1: f64 = 0.94;
 const MIN_REALWORLD_RECALL5: f64 = 0.98;
 const MIN_REALWORLD_ABSTAIN: f64 = 0.96;

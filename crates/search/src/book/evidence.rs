@@ -67,19 +67,56 @@ pub(super) fn repeats_error_text(
         && !(tuning.no_divergence && diverges)
 }
 
-/// The signature parts of each error text's message (error texts without any left out).
+/// The signature parts of each error text's message (error texts without any left out). A
+/// writer's elision, ` ... ` or ` … ` standing alone between words (`Failed to deserialize
+/// data of EventHeaderV4 .... Caused by: …`), becomes a [`GAP`] token: no run crosses it,
+/// and a run that ends at it does not go on differently, since what was left out is not
+/// known.
 pub(super) fn error_tokens(errors: &[&str]) -> Vec<Vec<String>> {
     errors
         .iter()
         .map(|e| {
-            analyze(crate::paste::message_part(e), Analyzer::Sig)
+            let pieces: Vec<Vec<String>> = elided_pieces(crate::paste::message_part(e))
                 .into_iter()
-                .filter(|t| t.part)
-                .map(|t| t.text)
-                .collect::<Vec<String>>()
+                .map(|piece| {
+                    analyze(piece, Analyzer::Sig)
+                        .into_iter()
+                        .filter(|t| t.part)
+                        .map(|t| t.text)
+                        .collect::<Vec<String>>()
+                })
+                .filter(|toks| !toks.is_empty())
+                .collect();
+            pieces.join(&GAP.to_string())
         })
         .filter(|toks| !toks.is_empty())
         .collect()
+}
+
+/// Where an error text leaves something out (see [`error_tokens`]); no analyzer emits it.
+const GAP: &str = "§gap";
+
+/// The parts of `text` between elisions: words made only of three or more dots, or `…`.
+/// Dots inside a word or a quoted value (`'\xF0\x9F...'`) are the printed text.
+fn elided_pieces(text: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut from = 0;
+    let mut at = 0;
+    for word in text.split_inclusive(char::is_whitespace) {
+        let w = word.trim_end();
+        if w == "…" || (w.len() >= 3 && w.bytes().all(|b| b == b'.')) {
+            pieces.push(&text[from..at]);
+            from = at + word.len();
+        }
+        at += word.len();
+    }
+    pieces.push(&text[from..]);
+    pieces
+}
+
+/// The number of an error text's tokens that are words (not gaps).
+fn word_count(toks: &[String]) -> usize {
+    toks.iter().filter(|t| *t != GAP).count().max(1)
 }
 
 /// The longest run of consecutive tokens shared by a query line and one error text (see
@@ -94,7 +131,7 @@ pub(super) fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> Ov
     for toks in errors {
         for line in lines {
             let (run, end_err, end_line) = longest_common_run(toks, line);
-            let share = run as f32 / toks.len() as f32;
+            let share = run as f32 / word_count(toks) as f32;
             let (after, before) = differ_around(toks, line, run, end_err, end_line);
             let o = Overlap {
                 run,
@@ -122,7 +159,8 @@ pub(super) fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> Ov
 /// Before the run only letters-only tokens count: a value with digits there (`partition
 /// aaa-1 could be …`) is a value of the same message. A value made of letters only (`Topic
 /// orders not present …` against `Topic xxx not present …`) also counts, so confidence can
-/// be lost there (it never becomes confident from this).
+/// be lost there (it never becomes confident from this). A writer's elision right after the
+/// run is not a difference (see [`error_tokens`]).
 fn differ_around(
     err: &[String],
     line: &[String],
@@ -130,7 +168,7 @@ fn differ_around(
     end_err: usize,
     end_line: usize,
 ) -> (bool, bool) {
-    let after = end_err < err.len() && end_line < line.len();
+    let after = end_line < line.len() && err.get(end_err).is_some_and(|t| t != GAP);
     let word = |t: Option<&String>| t.is_some_and(|t| t.chars().all(char::is_alphabetic));
     let before = end_err > run
         && end_line > run
@@ -159,7 +197,7 @@ pub(super) fn error_cover(errors: &[Vec<String>], pasted: &HashSet<&str>) -> f32
             .iter()
             .filter(|t| pasted.contains(String::as_str(t)))
             .count();
-        best = best.max(found as f32 / toks.len() as f32);
+        best = best.max(found as f32 / word_count(toks) as f32);
     }
     best
 }
@@ -261,4 +299,52 @@ pub(super) fn covered_share(built: &BuiltQuery, m: &Matches, soft: Option<(&[f32
         })
         .sum();
     got / total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str) -> Vec<String> {
+        analyze(crate::paste::message_part(text), Analyzer::Sig)
+            .into_iter()
+            .filter(|t| t.part)
+            .map(|t| t.text)
+            .collect()
+    }
+
+    #[test]
+    fn an_elision_splits_an_error_text_but_dots_in_a_value_do_not() {
+        assert_eq!(
+            elided_pieces("data of EventHeaderV4 .... Caused by: reset"),
+            vec!["data of EventHeaderV4 ", "Caused by: reset"]
+        );
+        assert_eq!(elided_pieces("a … b ..."), vec!["a ", "b ", ""]);
+        let quoted = "Incorrect string value: '\\xF0\\x9F...' for column 'c' at row 1";
+        assert_eq!(elided_pieces(quoted), vec![quoted]);
+    }
+
+    #[test]
+    fn a_run_ending_at_an_elision_does_not_go_on_differently() {
+        let paste = [line(
+            "EventDataDeserializationException: Failed to deserialize data of \
+             EventHeaderV4{timestamp=1631767918000, eventType=UPDATE_ROWS}",
+        )];
+        let elided = error_tokens(&[
+            "EventDataDeserializationException: Failed to deserialize data of EventHeaderV4 \
+             .... Caused by: java.net.SocketException: Connection reset",
+        ]);
+        let o = error_overlap(&elided, &paste);
+        assert!(o.run >= 5 && !o.after, "run {} after {}", o.run, o.after);
+        // The same words written without the elision are another message going on.
+        let whole = error_tokens(&[
+            "EventDataDeserializationException: Failed to deserialize data of EventHeaderV4 \
+             Caused by: java.net.SocketException: Connection reset",
+        ]);
+        let o = error_overlap(&whole, &paste);
+        assert!(o.run >= 5 && o.after, "run {} after {}", o.run, o.after);
+        // The gap is not counted as a word of the text, and no run crosses it.
+        assert!(elided[0].iter().filter(|t| *t == GAP).count() == 1);
+        assert_eq!(word_count(&elided[0]), elided[0].len() - 1);
+    }
 }

@@ -67,11 +67,13 @@ pub(super) fn repeats_error_text(
         && !(tuning.no_divergence && diverges)
 }
 
-/// The signature parts of each error text's message (error texts without any left out). A
+/// Where an error text leaves something out (see [`error_tokens`]); no analyzer emits it.
+const GAP: &str = "§gap";
+
+/// The signature parts of each error text's message (error texts with none are dropped). A
 /// writer's elision, ` ... ` or ` … ` standing alone between words (`Failed to deserialize
 /// data of EventHeaderV4 .... Caused by: …`), becomes a [`GAP`] token: no run crosses it,
-/// and a run that ends at it does not go on differently, since what was left out is not
-/// known.
+/// and a run next to it does not differ there, since what was left out is not known.
 pub(super) fn error_tokens(errors: &[&str]) -> Vec<Vec<String>> {
     errors
         .iter()
@@ -93,20 +95,33 @@ pub(super) fn error_tokens(errors: &[&str]) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Where an error text leaves something out (see [`error_tokens`]); no analyzer emits it.
-const GAP: &str = "§gap";
-
-/// The parts of `text` between elisions: words made only of three or more dots, or `…`.
-/// Dots inside a word or a quoted value (`'\xF0\x9F...'`) are the printed text.
+/// The parts of `text` between elisions: words made only of three or more dots, or `…`,
+/// outside quotes. Dots inside a word or a quoted value (`'\xF0\x9F...'`, `'UPDATE t ...
+/// WHERE id=1'`) are printed text: the signature analyzer reads a quoted value as one value.
 fn elided_pieces(text: &str) -> Vec<&str> {
     let mut pieces = Vec::new();
-    let mut from = 0;
-    let mut at = 0;
+    let (mut from, mut at) = (0, 0);
+    // The quote a word opened and no word has closed yet.
+    let mut open: Option<char> = None;
     for word in text.split_inclusive(char::is_whitespace) {
         let w = word.trim_end();
-        if w == "…" || (w.len() >= 3 && w.bytes().all(|b| b == b'.')) {
-            pieces.push(&text[from..at]);
-            from = at + word.len();
+        match open {
+            Some(q) => {
+                if closes_quote(w, q) {
+                    open = None;
+                }
+            }
+            None if w == "…" || (w.len() >= 3 && w.bytes().all(|b| b == b'.')) => {
+                pieces.push(&text[from..at]);
+                from = at + word.len();
+            }
+            None => {
+                if let Some(q) = w.chars().next().filter(|c| matches!(c, '\'' | '"'))
+                    && !closes_quote(&w[q.len_utf8()..], q)
+                {
+                    open = Some(q);
+                }
+            }
         }
         at += word.len();
     }
@@ -114,8 +129,14 @@ fn elided_pieces(text: &str) -> Vec<&str> {
     pieces
 }
 
+/// Whether `word` ends the quote `q` (punctuation after the closing quote allowed).
+fn closes_quote(word: &str, q: char) -> bool {
+    word.trim_end_matches(['.', ',', ';', ':', ')', ']'])
+        .ends_with(q)
+}
+
 /// The number of an error text's tokens that are words (not gaps).
-fn word_count(toks: &[String]) -> usize {
+pub(super) fn word_count(toks: &[String]) -> usize {
     toks.iter().filter(|t| *t != GAP).count().max(1)
 }
 
@@ -159,8 +180,8 @@ pub(super) fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> Ov
 /// Before the run only letters-only tokens count: a value with digits there (`partition
 /// aaa-1 could be …`) is a value of the same message. A value made of letters only (`Topic
 /// orders not present …` against `Topic xxx not present …`) also counts, so confidence can
-/// be lost there (it never becomes confident from this). A writer's elision right after the
-/// run is not a difference (see [`error_tokens`]).
+/// be lost there (it never becomes confident from this). A writer's elision next to the run
+/// is no difference on that side (see [`error_tokens`]; [`GAP`] is not letters only).
 fn differ_around(
     err: &[String],
     line: &[String],
@@ -322,6 +343,15 @@ mod tests {
         assert_eq!(elided_pieces("a … b ..."), vec!["a ", "b ", ""]);
         let quoted = "Incorrect string value: '\\xF0\\x9F...' for column 'c' at row 1";
         assert_eq!(elided_pieces(quoted), vec![quoted]);
+        // Inside a quoted value with spaces the dots are the value's, up to its closing quote.
+        let sql = "Received DML 'UPDATE t ... WHERE id=1' for processing ... at row 1";
+        assert_eq!(
+            elided_pieces(sql),
+            vec![
+                "Received DML 'UPDATE t ... WHERE id=1' for processing ",
+                "at row 1"
+            ]
+        );
     }
 
     #[test]
@@ -346,5 +376,16 @@ mod tests {
         // The gap is not counted as a word of the text, and no run crosses it.
         assert!(elided[0].iter().filter(|t| *t == GAP).count() == 1);
         assert_eq!(word_count(&elided[0]), elided[0].len() - 1);
+        let across = [line(
+            "deserialize data of EventHeaderV4 Caused by: java.net.SocketException",
+        )];
+        let (split, joined) = (
+            error_overlap(&elided, &across).run,
+            error_overlap(&whole, &across).run,
+        );
+        assert!(
+            split < joined,
+            "the run stops at the gap: {split} vs {joined}"
+        );
     }
 }

@@ -13,7 +13,7 @@ use crate::version::match_stored_specs;
 use crate::{Hit, SearchError, SearchOptions, SearchResults, Signals};
 use evidence::{
     Overlap, best_word_scores, coverage, covered_share, error_cover, error_overlap, error_tokens,
-    is_confident, repeats_error_text, sig_share,
+    is_confident, repeats_error_text, sig_share, word_count,
 };
 use hit_text::{best_error, explain_text, snippet};
 use std::collections::HashSet;
@@ -241,7 +241,7 @@ impl BookIndex {
         let generic = error_tokens(&generic);
         let repeats_generic = generic.iter().any(|toks| {
             let o = error_overlap(std::slice::from_ref(toks), &built.sig_lines);
-            o.run >= tuning.min_error_run.min(toks.len()) && o.share >= tuning.min_error_share
+            o.run >= tuning.min_error_run.min(word_count(toks)) && o.share >= tuning.min_error_share
         });
         // The hit's other error texts, from the tokens its ranking already analysed.
         let own: Vec<Vec<String>> = hit

@@ -25,6 +25,8 @@ import numpy as np
 from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 FEATURES = ["margin", "coverage", "phrase", "error_run", "error_share", "error_diverges",
@@ -45,7 +47,12 @@ def run(kbook, site, sets):
                 rows.append({"set": name, "style": q.get("style"), "expect": q["expect"],
                              "got": got, "confident": j["confident"],
                              "sig": j.get("signals") or {}})
-    return [r for r in rows if r["sig"]]
+    # `kbook search --json` reports signals even without hits; a row without them would be a
+    # failed run, which must not shrink a set unnoticed.
+    missing = [r for r in rows if not r["sig"]]
+    if missing:
+        sys.exit(f"{len(missing)} queries returned no signals (first: {missing[0]})")
+    return rows
 
 
 def features(r):
@@ -84,15 +91,19 @@ def main():
     names = np.array([r["set"] for r in rows])
     report("rule (shipped)", np.array([r["confident"] for r in rows]), y, answered, names)
     models = {
-        "logistic": lambda: LogisticRegression(max_iter=2000),
-        "tree-3": lambda: DecisionTreeClassifier(max_depth=3, min_samples_leaf=10),
-        "boosting": lambda: GradientBoostingClassifier(n_estimators=100, max_depth=2),
+        # Features on their own scales (a run of 20 beside booleans): standardised for the
+        # regularised linear model.
+        "logistic": lambda s: make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000)),
+        "tree-3": lambda s: DecisionTreeClassifier(max_depth=3, min_samples_leaf=10,
+                                                   random_state=s),
+        "boosting": lambda s: GradientBoostingClassifier(n_estimators=100, max_depth=2,
+                                                         random_state=s),
     }
     for name, make in models.items():
         p = np.zeros(len(y))
         for seed in range(3):
             folds = StratifiedKFold(5, shuffle=True, random_state=seed)
-            p += cross_val_predict(make(), x, y, cv=folds, method="predict_proba")[:, 1]
+            p += cross_val_predict(make(seed), x, y, cv=folds, method="predict_proba")[:, 1]
         p /= 3
         for t in (0.8, 0.9, 0.95):
             report(f"{name} ≥{t}", p >= t, y, answered, names)

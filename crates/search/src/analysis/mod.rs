@@ -110,6 +110,16 @@ pub fn analyze(text: &str, a: Analyzer) -> Vec<Tok> {
     out
 }
 
+/// The texts of `text`'s part tokens in order, without the whole-identifier extras: the
+/// sequence runs and pairs are read from.
+pub fn analyze_parts(text: &str, a: Analyzer) -> Vec<String> {
+    analyze(text, a)
+        .into_iter()
+        .filter(|t| t.part)
+        .map(|t| t.text)
+        .collect()
+}
+
 /// Receives tokens in analysis order (parts as they come, a chunk's extras after its parts).
 trait TokenSink {
     fn push(&mut self, text: &str, from: usize, to: usize, pos: usize, part: bool);

@@ -6,14 +6,6 @@ fn texts(s: &str, a: Analyzer) -> Vec<String> {
     analyze(s, a).into_iter().map(|t| t.text).collect()
 }
 
-fn parts(s: &str, a: Analyzer) -> Vec<String> {
-    analyze(s, a)
-        .into_iter()
-        .filter(|t| t.part)
-        .map(|t| t.text)
-        .collect()
-}
-
 #[test]
 fn splits_camel_case_and_keeps_whole() {
     let t = texts("BatchUpdateException", Analyzer::Code);
@@ -22,7 +14,7 @@ fn splits_camel_case_and_keeps_whole() {
         vec!["batch", "update", "exception", "batchupdateexception"]
     );
     assert_eq!(
-        parts("HTTPServerError S3Client", Analyzer::Code),
+        analyze_parts("HTTPServerError S3Client", Analyzer::Code),
         vec!["http", "server", "error", "s3", "client"]
     );
 }
@@ -36,7 +28,7 @@ fn splits_dotted_snake_kebab_and_colon() {
     assert!(t.contains(&"listshard".to_string()));
     assert!(t.contains(&"list".to_string()) && t.contains(&"shard".to_string()));
     assert_eq!(
-        parts("MAX_POLL_RECORDS upsert-kafka", Analyzer::Code),
+        analyze_parts("MAX_POLL_RECORDS upsert-kafka", Analyzer::Code),
         vec!["max", "poll", "records", "upsert", "kafka"]
     );
     assert!(texts("MAX_POLL_RECORDS", Analyzer::Code).contains(&"max_poll_records".to_string()));
@@ -67,7 +59,7 @@ fn positions_are_consecutive_over_parts() {
 
 #[test]
 fn masks_values_in_signatures() {
-    let t = parts(
+    let t = analyze_parts(
         "Connection to 10.0.0.12:9092 failed after 3000 ms, id 123e4567-e89b-12d3-a456-426614174000 at 0xdeadbeef in '/tmp/x' file /var/lib/a.jar",
         Analyzer::Sig,
     );
@@ -91,7 +83,7 @@ fn masks_values_in_signatures() {
             "§path"
         ]
     );
-    let esc = parts(
+    let esc = analyze_parts(
         r"Incorrect string value: '\xF0\x9F\x98\x80' for column",
         Analyzer::Sig,
     );
@@ -99,16 +91,16 @@ fn masks_values_in_signatures() {
         esc,
         vec!["incorrect", "string", "value", "§str", "for", "column"]
     );
-    let esc = parts(r"value \xF0\x9F\x98 for", Analyzer::Sig);
+    let esc = analyze_parts(r"value \xF0\x9F\x98 for", Analyzer::Sig);
     assert_eq!(esc, vec!["value", "§hex", "for"]);
     // Same masking on both sides: different values, same tokens.
     assert_eq!(
-        parts("timeout after 30000 ms", Analyzer::Sig),
-        parts("timeout after 60000 ms", Analyzer::Sig)
+        analyze_parts("timeout after 30000 ms", Analyzer::Sig),
+        analyze_parts("timeout after 60000 ms", Analyzer::Sig)
     );
     // Apostrophes inside words are not quotes (and a contraction's suffix is no word).
     assert_eq!(
-        parts("doesn't exist", Analyzer::Sig),
+        analyze_parts("doesn't exist", Analyzer::Sig),
         vec!["doesn", "exist"]
     );
 }
@@ -156,7 +148,7 @@ fn whole_camel_case_word_is_normalised_like_a_typed_word() {
 
 #[test]
 fn prose_stems_plain_words_only() {
-    let t = parts("Connections failing repeatedly", Analyzer::Prose);
+    let t = analyze_parts("Connections failing repeatedly", Analyzer::Prose);
     assert_eq!(t, vec!["connect", "fail", "repeat"]);
     // The whole identifier is kept, normalised as the same word typed in lowercase.
     let whole = texts("batchupdateexception", Analyzer::Prose);
@@ -247,7 +239,7 @@ fn cjk_runs_are_bigrams_and_latin_runs_are_split_from_them() {
         assert!(toks.iter().all(|t| t.part));
     }
     assert_eq!(
-        parts("mysql同步到hologres时", Analyzer::Prose),
+        analyze_parts("mysql同步到hologres时", Analyzer::Prose),
         ["mysql", "同步", "步到", "hologr", "时"]
     );
     // Full-width ASCII folds; full-width punctuation separates.
@@ -255,8 +247,14 @@ fn cjk_runs_are_bigrams_and_latin_runs_are_split_from_them() {
         texts("ＭｙＳＱＬ，Kafka。", Analyzer::Code),
         ["my", "sql", "mysql", "kafka"]
     );
-    assert_eq!(parts("增量同步", Analyzer::Ident), Vec::<String>::new());
-    assert_eq!(parts("同步BatchUpdateException", Analyzer::Ident).len(), 1);
+    assert_eq!(
+        analyze_parts("增量同步", Analyzer::Ident),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        analyze_parts("同步BatchUpdateException", Analyzer::Ident).len(),
+        1
+    );
     // Offsets point into the original text (for highlighting).
     let t = analyze("ＭｙＳＱＬ同步", Analyzer::Prose);
     let last = t.last().map(|t| (t.from, t.to));
@@ -297,24 +295,24 @@ fn survives_hostile_text() {
 #[test]
 fn contraction_suffixes_are_not_words() {
     for a in [Analyzer::Sig, Analyzer::Prose, Analyzer::Code] {
-        let p = parts("Can't extract it's isn't we'll they’ve", a);
+        let p = analyze_parts("Can't extract it's isn't we'll they’ve", a);
         for suffix in ["t", "s", "ll", "ve"] {
             assert!(!p.iter().any(|w| w == suffix), "{a:?}: {p:?}");
         }
         assert!(p.iter().any(|w| w == "can"), "{a:?}: {p:?}");
     }
     // Not after an apostrophe that follows a letter: a word like any other.
-    assert!(parts("s3 'd' t", Analyzer::Prose).contains(&"t".to_string()));
+    assert!(analyze_parts("s3 'd' t", Analyzer::Prose).contains(&"t".to_string()));
 }
 
 #[test]
 fn numbers_with_thousands_separators_are_one_value() {
-    let small = parts("was 16,603 milliseconds ago.", Analyzer::Sig);
-    let large = parts("was 2,816,808 milliseconds ago.", Analyzer::Sig);
+    let small = analyze_parts("was 16,603 milliseconds ago.", Analyzer::Sig);
+    let large = analyze_parts("was 2,816,808 milliseconds ago.", Analyzer::Sig);
     assert_eq!(small, vec!["was", "§num", "milliseconds", "ago"]);
     assert_eq!(small, large);
     assert_eq!(
-        parts("took 1,234.5 ms", Analyzer::Sig),
+        analyze_parts("took 1,234.5 ms", Analyzer::Sig),
         vec!["took", "§num", "ms"]
     );
     // Lists and longer values: every item is a value of its own, as before.
@@ -324,17 +322,30 @@ fn numbers_with_thousands_separators_are_one_value() {
         ("1,000,00", 3),
         ("1234,567", 2),
     ] {
-        assert_eq!(parts(list, Analyzer::Sig), vec!["§num"; n], "{list}");
+        assert_eq!(
+            analyze_parts(list, Analyzer::Sig),
+            vec!["§num"; n],
+            "{list}"
+        );
     }
-    assert_eq!(parts("80,192.168.1.1", Analyzer::Sig), vec!["§num", "§ip"]);
+    assert_eq!(
+        analyze_parts("80,192.168.1.1", Analyzer::Sig),
+        vec!["§num", "§ip"]
+    );
     // Glued to a word it is not a value alone.
-    assert_eq!(parts("10,000ms", Analyzer::Sig), vec!["§num", "000ms"]);
-    assert_eq!(parts("10,000µs", Analyzer::Sig), vec!["§num", "000µs"]);
+    assert_eq!(
+        analyze_parts("10,000ms", Analyzer::Sig),
+        vec!["§num", "000ms"]
+    );
+    assert_eq!(
+        analyze_parts("10,000µs", Analyzer::Sig),
+        vec!["§num", "000µs"]
+    );
     // CJK text after it is a chunk of its own, as everywhere.
     assert_eq!(
-        parts("耗时1,234毫秒", Analyzer::Sig),
+        analyze_parts("耗时1,234毫秒", Analyzer::Sig),
         vec!["耗时", "§num", "毫秒"]
     );
     // Other analyzers keep the digits.
-    assert_eq!(parts("16,603", Analyzer::Prose), vec!["16", "603"]);
+    assert_eq!(analyze_parts("16,603", Analyzer::Prose), vec!["16", "603"]);
 }

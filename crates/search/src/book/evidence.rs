@@ -4,7 +4,7 @@
 
 use super::Matches;
 use crate::Signals;
-use crate::analysis::{Analyzer, analyze};
+use crate::analysis::{Analyzer, analyze_parts};
 use crate::query::{BuiltQuery, ClauseKind};
 use crate::schema::{F_BODY, F_SIG};
 use std::collections::{BTreeMap, HashSet};
@@ -80,13 +80,7 @@ pub(super) fn error_tokens(errors: &[&str]) -> Vec<Vec<String>> {
         .map(|e| {
             let pieces: Vec<Vec<String>> = elided_pieces(crate::paste::message_part(e))
                 .into_iter()
-                .map(|piece| {
-                    analyze(piece, Analyzer::Sig)
-                        .into_iter()
-                        .filter(|t| t.part)
-                        .map(|t| t.text)
-                        .collect::<Vec<String>>()
-                })
+                .map(|piece| analyze_parts(piece, Analyzer::Sig))
                 .filter(|toks| !toks.is_empty())
                 .collect();
             pieces.join(&GAP.to_string())
@@ -327,11 +321,7 @@ mod tests {
     use super::*;
 
     fn line(text: &str) -> Vec<String> {
-        analyze(crate::paste::message_part(text), Analyzer::Sig)
-            .into_iter()
-            .filter(|t| t.part)
-            .map(|t| t.text)
-            .collect()
+        analyze_parts(crate::paste::message_part(text), Analyzer::Sig)
     }
 
     #[test]

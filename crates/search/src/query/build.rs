@@ -12,7 +12,7 @@ use super::words::{
     named_connectors, rank_words, weigh_connector_mentions,
 };
 use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
-use crate::analysis::analyze;
+use crate::analysis::{analyze, analyze_parts};
 use crate::paste::{LineRole, Paste, split_paste_with};
 use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
 use std::collections::{BTreeMap, HashMap};
@@ -152,14 +152,10 @@ fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
         .filter(|l| !matches!(l.role, LineRole::Frame | LineRole::Prose))
         .take(MAX_SIG_LINES)
         .map(|l| {
-            analyze(
+            analyze_parts(
                 crate::paste::message_part(l.text),
                 TEXT_FIELDS[F_SIG].analyzer,
             )
-            .into_iter()
-            .filter(|t| t.part)
-            .map(|t| t.text)
-            .collect()
         })
         .collect()
 }

@@ -4,7 +4,7 @@
 use super::text::{is_mask, quoted_spans};
 use super::words::{Candidate, DfCache, Ranked, idf};
 use super::{Clause, ClauseKind, Tuning};
-use crate::analysis::{Tok, analyze};
+use crate::analysis::{Tok, analyze, analyze_parts};
 use crate::schema::{F_BODY, F_CODE, F_SIG, F_TAGS, F_TITLE, KbSchema, TEXT_FIELDS};
 use std::collections::{BTreeMap, HashMap};
 use tantivy::Term;
@@ -189,11 +189,7 @@ pub(super) fn quoted_clauses(
 ) {
     for q in quoted_spans(text) {
         for fi in [F_SIG, F_TITLE, F_BODY, F_CODE] {
-            let words: Vec<String> = analyze(q, TEXT_FIELDS[fi].analyzer)
-                .into_iter()
-                .filter(|t| t.part)
-                .map(|t| t.text)
-                .collect();
+            let words = analyze_parts(q, TEXT_FIELDS[fi].analyzer);
             if words.len() < 2 || words.iter().any(|w| dfc.df(fi, w) == 0) {
                 continue;
             }

@@ -239,7 +239,11 @@ impl Planner {
         let index = self.reader.searcher.index();
         for reader in self.reader.searcher.segment_readers() {
             let files = SegmentFiles::open(index, reader);
-            for field in kb.text.iter().chain([&kb.connector, &kb.aliases, &kb.kind]) {
+            for field in kb
+                .text
+                .iter()
+                .chain([&kb.connector, &kb.aliases, &kb.alias_of, &kb.kind])
+            {
                 let Some(dict) = files.terms.as_ref().and_then(|c| c.open_read(*field)) else {
                     continue;
                 };
@@ -350,6 +354,9 @@ mod tests {
                         w(5)
                     )],
                     body: format!("{} {} {} body text number{i} ", w(6), w(7), w(8)).repeat(40),
+                    tags: vec![format!("c{}", i % 5)],
+                    // The builder reads the aliases' dictionary for every query.
+                    connector_aliases: vec![format!("alias{}", i % 5)],
                     ..Default::default()
                 }
             })
@@ -385,6 +392,7 @@ mod tests {
             "checkpoint timeout",
             "Caused by: kafkaException: offset commit code17",
             "rocksdb backpressure watermark",
+            "alias3 offset commit",
             "\"body text\"",
             "chekpoint",
             "",
@@ -398,6 +406,9 @@ mod tests {
                 want.hits.first().map(|h| h.snippet.text.clone())
             );
         }
+        // The alias was read from the lazily loaded dictionary: it named its connector.
+        let got = run(&lazy, &set, "alias3 offset commit", &mut fetched);
+        assert_eq!(got.hits.first().map(|h| h.connector.as_str()), Some("c3"));
         assert!(
             fetched < set.blocks.len(),
             "fetched {fetched} of {}",
@@ -435,6 +446,7 @@ mod tests {
             "why does the chekpoint timout when the kafka sink writes parqet",
             "Caused by: kafkaException: offset commit code17",
             "rocksdb backpress",
+            "alias2 watermark timeout",
             "\"body text number17\" watermark",
         ] {
             let rounds = cold_rounds(&set, q);

@@ -88,6 +88,9 @@ pub(crate) struct KbSchema {
     pub connector: Field,
     /// Other names of the connector (keywords): they name it in a query, and weigh no word.
     pub aliases: Field,
+    /// Each alias with the slug it names, `alias slug` (keywords, not stored): the query
+    /// builder reads the whole (small) dictionary to write the slug beside the alias.
+    pub alias_of: Field,
     pub kind: Field,
     pub versions: Field,
     /// The entry's generic error texts (stored only; see [`crate::EntryDoc::generic_errors`]).
@@ -118,6 +121,7 @@ impl KbSchema {
         let url = b.add_text_field("url", STORED);
         let connector = b.add_text_field("connector", STRING | STORED);
         let aliases = b.add_text_field("aliases", STRING | STORED);
+        let alias_of = b.add_text_field("alias_of", STRING);
         let kind = b.add_text_field("kind", STRING | STORED);
         let versions = b.add_text_field("versions", STORED);
         let generic = b.add_text_field("generic", STORED);
@@ -129,6 +133,7 @@ impl KbSchema {
             url,
             connector,
             aliases,
+            alias_of,
             kind,
             versions,
             generic,

@@ -78,6 +78,10 @@ fn to_document(
     doc.add_text(kb.connector, d.connector.to_lowercase());
     for alias in &d.connector_aliases {
         doc.add_text(kb.aliases, alias.to_lowercase());
+        doc.add_text(
+            kb.alias_of,
+            format!("{} {}", alias.to_lowercase(), d.connector.to_lowercase()),
+        );
     }
     doc.add_text(kb.kind, d.kind.to_lowercase());
     doc.add_text(kb.versions, serde_json::to_string(&d.versions)?);

@@ -1049,9 +1049,54 @@ fn a_connector_named_in_a_logger_or_by_an_alias_counts() {
         confident(&format!("{error}\nwhile reading from ckafka")),
         ("ssl-peer-shut-down".to_string(), false)
     );
-    // An alias is a keyword for agreement only: it weighs no query word.
+    // An alias names its connector in the query as the slug does: the query finds that
+    // connector's entries, which it could not without the slug written beside it.
     let r = idx.search("mariadb", &SearchOptions::default()).unwrap();
-    assert!(r.hits.is_empty());
+    assert!(!r.hits.is_empty());
+    assert!(
+        r.hits.iter().all(|h| h.connector == "mysql"),
+        "{:?}",
+        r.hits
+    );
+    let off = SearchOptions {
+        tuning: Tuning {
+            alias_slugs: false,
+            ..Tuning::default()
+        },
+        ..Default::default()
+    };
+    assert!(idx.search("mariadb", &off).unwrap().hits.is_empty());
+}
+
+/// An alias in a query decides between two connectors' entries about the same event.
+#[test]
+fn an_alias_in_the_query_names_its_connector() {
+    let mut docs: Vec<EntryDoc> = Vec::new();
+    for (slug, alias) in [("logs", "lgx"), ("topics", "tpx")] {
+        let mut d = entry(
+            &format!("{slug}-shard-count"),
+            slug,
+            &format!("The {slug} source fails after the shard count changes"),
+            &[],
+            "The shard count is read at startup; restart the job after changing it.",
+            "",
+        );
+        d.tags = vec![slug.to_string()];
+        d.connector_aliases = vec![alias.to_string()];
+        docs.push(d);
+    }
+    let idx = index_of(&docs);
+    for (q, want) in [
+        ("shard count changed on tpx", "topics-shard-count"),
+        ("shard count changed on lgx", "logs-shard-count"),
+        ("tpx_reader: shard count changed", "topics-shard-count"),
+    ] {
+        assert_eq!(
+            top_with(&idx, q, Tuning::default()).as_deref(),
+            Some(want),
+            "{q}"
+        );
+    }
 }
 
 #[test]

@@ -6,10 +6,12 @@ use super::clauses::{
     QueryTerms, Stage, pair_clauses, prefix_clauses, quoted_clauses, term_clause, term_clauses,
     typo_clauses,
 };
-use super::text::{clamp_input, is_plain_words, is_stopword, unfinished_last_word};
+use super::text::{
+    clamp_input, is_plain_words, is_stopword, unfinished_last_word, with_alias_slugs,
+};
 use super::words::{
-    DfCache, candidates, connectors_named_anywhere, drop_function_words, known_candidates,
-    named_connectors, rank_words, weigh_connector_mentions,
+    DfCache, alias_slugs, candidates, connectors_named_anywhere, drop_function_words,
+    known_candidates, named_connectors, rank_words, weigh_connector_mentions,
 };
 use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
 use crate::analysis::{analyze, analyze_parts};
@@ -34,6 +36,11 @@ pub(crate) fn build_query(
     if tuning.plain_bm25 {
         return build_plain_bm25(&text, kb);
     }
+    let text = if tuning.alias_slugs {
+        with_alias_slugs(&text, &alias_slugs(searcher, kb)).into_owned()
+    } else {
+        text.into_owned()
+    };
     let n = searcher.num_docs().max(1);
     let mut dfc = DfCache::new(searcher, kb);
     let paste = split_paste_with(&text, tuning.reader_prose);

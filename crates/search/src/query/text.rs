@@ -24,6 +24,45 @@ pub(super) fn clamp_input(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(format!("{}\n{}", &text[..head_end], &text[tail_start..]))
 }
 
+/// The text with the connector's slug written after each word that is one of its aliases
+/// (`hoodie_stream_write` → `hoodie hudi_stream_write`): entries are indexed under the slug,
+/// in their tags and often their titles, and an alias is what logs and readers write.
+/// `aliases` pairs each alias with its slug. A word is a run of ASCII letters and digits.
+pub(super) fn with_alias_slugs<'a>(
+    text: &'a str,
+    aliases: &[(String, String)],
+) -> std::borrow::Cow<'a, str> {
+    if aliases.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::new();
+    let mut copied = 0;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        let word = &text[start..i];
+        if let Some((_, slug)) = aliases.iter().find(|(a, _)| word.eq_ignore_ascii_case(a)) {
+            out.push_str(&text[copied..i]);
+            out.push(' ');
+            out.push_str(slug);
+            copied = i;
+        }
+    }
+    if copied == 0 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    std::borrow::Cow::Owned(out)
+}
+
 /// `"..."` spans of the query (balanced, on one line); unbalanced quotes are ignored.
 pub(super) fn quoted_spans(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
@@ -479,6 +518,32 @@ mod tests {
         assert_eq!(unfinished_last_word("error 4019"), None);
         assert_eq!(unfinished_last_word(""), None);
         assert_eq!(unfinished_last_word("schéma").as_deref(), Some("schéma"));
+    }
+
+    #[test]
+    fn alias_words_get_their_slug() {
+        let aliases = [
+            ("hoodie".to_string(), "hudi".to_string()),
+            ("odps".to_string(), "maxcompute".to_string()),
+        ];
+        let w = |t: &str| with_alias_slugs(t, &aliases).into_owned();
+        assert_eq!(
+            w("no output from hoodie_stream_write"),
+            "no output from hoodie hudi_stream_write"
+        );
+        assert_eq!(w("/tmp/t/.hoodie/x"), "/tmp/t/.hoodie hudi/x");
+        assert_eq!(w("ODPS-0130071"), "ODPS maxcompute-0130071");
+        assert_eq!(w("写入odps失败"), "写入odps maxcompute失败");
+        // Only whole words: a longer identifier holding an alias is another name.
+        assert_eq!(
+            w("HoodieTableMetaClient odpsx"),
+            "HoodieTableMetaClient odpsx"
+        );
+        assert!(matches!(
+            with_alias_slugs("kafka", &aliases),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert_eq!(with_alias_slugs("hoodie", &[]), "hoodie");
     }
 
     #[test]

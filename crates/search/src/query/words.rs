@@ -235,6 +235,33 @@ pub(super) fn named_connectors(
         .collect()
 }
 
+/// The book's connector aliases, each with the slug it names: the whole dictionary of the
+/// `alias_of` keyword field (one `alias slug` term per alias of a connector with entries).
+pub(super) fn alias_slugs(searcher: &Searcher, kb: &KbSchema) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for reader in searcher.segment_readers() {
+        // A read failure leaves the query without aliases (in the browser, the planner
+        // fetches the dictionary and the search runs again).
+        let Ok(inv) = reader.inverted_index(kb.alias_of) else {
+            continue;
+        };
+        let Ok(mut terms) = inv.terms().stream() else {
+            continue;
+        };
+        while terms.advance() {
+            let pair = std::str::from_utf8(terms.key())
+                .ok()
+                .and_then(|t| t.split_once(' '));
+            if let Some((alias, slug)) = pair {
+                out.push((alias.to_string(), slug.to_string()));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Whether some entry has `word` in the keyword field `field`.
 fn in_keyword_field(word: &str, field: tantivy::schema::Field, searcher: &Searcher) -> bool {
     searcher

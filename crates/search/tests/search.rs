@@ -1097,6 +1097,35 @@ fn an_alias_in_the_query_names_its_connector() {
             "{q}"
         );
     }
+
+    // The slug is a query word beside the alias, not text: a quoted phrase with the alias in
+    // it still matches the entry that has the phrase as written.
+    let mut docs: Vec<EntryDoc> = ["phrase", "scattered"]
+        .iter()
+        .map(|id| {
+            let body = if *id == "phrase" {
+                "Restart the tpx reader once the resharding is over."
+            } else {
+                "The reader restarts once tpx finishes the resharding."
+            };
+            let mut d = entry(id, "topics", "After resharding", &[], body, "");
+            d.connector_aliases = vec!["tpx".to_string()];
+            d
+        })
+        .collect();
+    docs.push(entry(
+        "other",
+        "logs",
+        "Unrelated",
+        &[],
+        "Nothing here.",
+        "",
+    ));
+    let idx = index_of(&docs);
+    assert_eq!(
+        top_with(&idx, "\"tpx reader\" resharding", Tuning::default()).as_deref(),
+        Some("phrase")
+    );
 }
 
 #[test]

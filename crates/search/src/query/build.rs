@@ -36,11 +36,6 @@ pub(crate) fn build_query(
     if tuning.plain_bm25 {
         return build_plain_bm25(&text, kb);
     }
-    let text = if tuning.alias_slugs {
-        with_alias_slugs(&text, &alias_slugs(searcher, kb)).into_owned()
-    } else {
-        text.into_owned()
-    };
     let n = searcher.num_docs().max(1);
     let mut dfc = DfCache::new(searcher, kb);
     let paste = split_paste_with(&text, tuning.reader_prose);
@@ -51,7 +46,19 @@ pub(crate) fn build_query(
         boosts: field_boosts(plain_words, tuning),
         plain_words,
     };
-    let (surfaces, prose_only, mut cands) = candidates(&paste, tuning);
+    // The query words are read from the text with each alias's slug written beside it; the
+    // phrase pairs, quoted spans and the lines confidence compares keep the text as written.
+    let aliased = if tuning.alias_slugs {
+        with_alias_slugs(&text, &alias_slugs(searcher, kb))
+    } else {
+        std::borrow::Cow::Borrowed(&*text)
+    };
+    let aliased_paste = match &aliased {
+        std::borrow::Cow::Owned(t) => Some(split_paste_with(t, tuning.reader_prose)),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    let (surfaces, prose_only, mut cands) =
+        candidates(aliased_paste.as_ref().unwrap_or(&paste), tuning);
     let named = named_connectors(&surfaces, searcher, kb);
     if tuning.connector_mentions {
         weigh_connector_mentions(&mut cands, &named, tuning);

@@ -24,10 +24,12 @@ pub(super) fn clamp_input(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(format!("{}\n{}", &text[..head_end], &text[tail_start..]))
 }
 
-/// The text with the connector's slug written after each word that is one of its aliases
-/// (`hoodie_stream_write` → `hoodie hudi_stream_write`): entries are indexed under the slug,
-/// in their tags and often their titles, and an alias is what logs and readers write.
-/// `aliases` pairs each alias with its slug. A word is a run of ASCII letters and digits.
+/// The text with a connector's slug written after each run of non-space characters that
+/// holds one of its aliases as a word (`hoodie_stream_write` → `hoodie_stream_write hudi`):
+/// entries are indexed under the slug, in their tags and often their titles, and an alias is
+/// what logs and readers write. The run itself stays whole, so an identifier still matches as
+/// written. `aliases` pairs each alias with its slug; a word is a run of ASCII letters and
+/// digits.
 pub(super) fn with_alias_slugs<'a>(
     text: &'a str,
     aliases: &[(String, String)],
@@ -37,24 +39,32 @@ pub(super) fn with_alias_slugs<'a>(
     }
     let mut out = String::new();
     let mut copied = 0;
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if !bytes[i].is_ascii_alphanumeric() {
-            i += 1;
+    let mut chunk_start = 0;
+    for (at, ch) in text.char_indices().chain([(text.len(), ' ')]) {
+        if !ch.is_whitespace() {
             continue;
         }
-        let start = i;
-        while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
-            i += 1;
+        let chunk = &text[chunk_start..at];
+        let mut slugs: Vec<&str> = Vec::new();
+        for word in chunk
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
+            if let Some((_, slug)) = aliases.iter().find(|(a, _)| word.eq_ignore_ascii_case(a))
+                && !slugs.contains(&slug.as_str())
+            {
+                slugs.push(slug);
+            }
         }
-        let word = &text[start..i];
-        if let Some((_, slug)) = aliases.iter().find(|(a, _)| word.eq_ignore_ascii_case(a)) {
-            out.push_str(&text[copied..i]);
-            out.push(' ');
-            out.push_str(slug);
-            copied = i;
+        if !slugs.is_empty() {
+            out.push_str(&text[copied..at]);
+            for slug in slugs {
+                out.push(' ');
+                out.push_str(slug);
+            }
+            copied = at;
         }
+        chunk_start = at + ch.len_utf8();
     }
     if copied == 0 {
         return std::borrow::Cow::Borrowed(text);
@@ -529,11 +539,15 @@ mod tests {
         let w = |t: &str| with_alias_slugs(t, &aliases).into_owned();
         assert_eq!(
             w("no output from hoodie_stream_write"),
-            "no output from hoodie hudi_stream_write"
+            "no output from hoodie_stream_write hudi"
         );
-        assert_eq!(w("/tmp/t/.hoodie/x"), "/tmp/t/.hoodie hudi/x");
-        assert_eq!(w("ODPS-0130071"), "ODPS maxcompute-0130071");
-        assert_eq!(w("写入odps失败"), "写入odps maxcompute失败");
+        assert_eq!(w("/tmp/t/.hoodie/x\nnext"), "/tmp/t/.hoodie/x hudi\nnext");
+        assert_eq!(
+            w("ODPS-0130071: odps"),
+            "ODPS-0130071: maxcompute odps maxcompute"
+        );
+        assert_eq!(w("写入odps失败"), "写入odps失败 maxcompute");
+        assert_eq!(w("odps和hoodie"), "odps和hoodie maxcompute hudi");
         // Only whole words: a longer identifier holding an alias is another name.
         assert_eq!(
             w("HoodieTableMetaClient odpsx"),

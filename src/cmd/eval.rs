@@ -56,7 +56,7 @@ const CONFIDENCE_PARTS: usize = 5;
 
 /// Ranking parts `--ablate` can switch off (the last [`CONFIDENCE_PARTS`] are parts of
 /// confidence), each with how it is switched off.
-const ABLATIONS: [(&str, SwitchOff); 26] = [
+const ABLATIONS: [(&str, SwitchOff); 27] = [
     ("paste-splitting", |t| t.paste_splitting = false),
     ("reader-prose", |t| t.reader_prose = false),
     ("punctuated-questions", |t| t.punctuated_questions = false),
@@ -70,6 +70,7 @@ const ABLATIONS: [(&str, SwitchOff); 26] = [
     ("query-intent", |t| t.query_intent = false),
     ("connector-mention", |t| t.connector_mentions = false),
     ("aliases", |t| t.alias_slugs = false),
+    ("compounds", |t| t.compounds = false),
     ("prefix", |t| t.prefix_last_word = false),
     ("wrapper", |t| t.wrapper_weight = 1.0),
     ("template-divergence", |t| t.diverge_penalty = 1.0),

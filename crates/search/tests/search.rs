@@ -1128,6 +1128,68 @@ fn an_alias_in_the_query_names_its_connector() {
     );
 }
 
+/// A reader may write a compound apart or together where the book does the other: typed
+/// words also search the book's spelling.
+#[test]
+fn a_compound_spelt_the_other_way_finds_the_book_s_spelling() {
+    let docs = vec![
+        entry(
+            "failover",
+            "db",
+            "What the job does on a failover of the instance",
+            &[],
+            "The job reconnects after the failover completes.",
+            "",
+        ),
+        entry(
+            "instance-restart",
+            "db",
+            "The instance restarts and the job does not reconnect",
+            &[],
+            "Restart the job when the instance is back.",
+            "",
+        ),
+        entry(
+            "bulk-indexer",
+            "search",
+            "Settings of the bulk indexer",
+            &[],
+            "The bulk indexer flushes every second.",
+            "",
+        ),
+        entry(
+            "index-settings",
+            "search",
+            "Index settings",
+            &[],
+            "Settings of an index: shards and replicas.",
+            "",
+        ),
+    ];
+    let idx = index_of(&docs);
+    let off = Tuning {
+        compounds: false,
+        ..Tuning::default()
+    };
+    // Apart in the query, one word in the book.
+    assert_part_decides(
+        &idx,
+        "will the job reconnect after a fail over of the instance",
+        "failover",
+        off.clone(),
+        "instance-restart",
+    );
+    // One word in the query, apart in the book.
+    assert_eq!(
+        top_with(&idx, "bulkindexer settings", Tuning::default()).as_deref(),
+        Some("bulk-indexer")
+    );
+    assert_eq!(
+        top_with(&idx, "bulkindexer settings", off).as_deref(),
+        Some("index-settings")
+    );
+}
+
 #[test]
 fn chinese_question_words_do_not_pick_the_entry() {
     let docs = vec![

@@ -10,8 +10,8 @@ use super::text::{
     clamp_input, is_plain_words, is_stopword, unfinished_last_word, with_alias_slugs,
 };
 use super::words::{
-    DfCache, alias_slugs, candidates, connectors_named_anywhere, drop_function_words,
-    known_candidates, named_connectors, rank_words, weigh_connector_mentions,
+    DfCache, alias_slugs, candidates, compound_forms, connectors_named_anywhere,
+    drop_function_words, known_candidates, named_connectors, rank_words, weigh_connector_mentions,
 };
 use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
 use crate::analysis::{analyze, analyze_parts};
@@ -46,12 +46,25 @@ pub(crate) fn build_query(
         boosts: field_boosts(plain_words, tuning),
         plain_words,
     };
-    // The query words are read from the text with each alias's slug written beside it; the
-    // phrase pairs, quoted spans and the lines confidence compares keep the text as written.
+    // The query words are read from the text with each alias's slug written beside it (and,
+    // for typed words, the book's spellings of compounds); the phrase pairs, quoted spans and
+    // the lines confidence compares keep the text as written.
     let aliased = if tuning.alias_slugs {
         with_alias_slugs(&text, &alias_slugs(searcher, kb))
     } else {
         std::borrow::Cow::Borrowed(&*text)
+    };
+    // Typed words may spell a compound apart or together where the book does the other; a
+    // paste is printed text, its words are as the book's error texts have them.
+    let aliased = if tuning.compounds && plain_words {
+        let forms = compound_forms(&aliased, &mut dfc);
+        if forms.is_empty() {
+            aliased
+        } else {
+            std::borrow::Cow::Owned(format!("{aliased} {}", forms.join(" ")))
+        }
+    } else {
+        aliased
     };
     let aliased_paste = match &aliased {
         std::borrow::Cow::Owned(t) => Some(split_paste_with(t, tuning.reader_prose)),

@@ -6,7 +6,7 @@ use super::Tuning;
 use super::text::{is_function_pair, is_mask, is_short_number, is_stopword};
 use crate::analysis::analyze;
 use crate::paste::{LineRole, Paste};
-use crate::schema::{F_SIG, KbSchema, TEXT_FIELDS};
+use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
 use std::collections::HashMap;
 use tantivy::{Searcher, Term};
 
@@ -261,6 +261,55 @@ pub(super) fn alias_slugs(searcher: &Searcher, kb: &KbSchema) -> Vec<(String, St
     out.dedup();
     out
 }
+
+/// Other spellings of the reader's words that the book uses: two adjacent words the book
+/// writes as one (`fail over` → `failover`, `job manager` → `jobmanager`), and a word the book
+/// lacks that it writes as two (`namespace` → `name space`, `bulkindexer` → `bulk indexer`).
+/// Only lowercase ASCII words; a form counts as the book's when it is one prose token with a
+/// document frequency in titles or bodies.
+pub(super) fn compound_forms(text: &str, dfc: &mut DfCache<'_>) -> Vec<String> {
+    let known = |dfc: &mut DfCache<'_>, w: &str| -> bool {
+        match analyze(w, TEXT_FIELDS[F_BODY].analyzer).as_slice() {
+            [t] => dfc.df(F_BODY, &t.text) > 0 || dfc.df(F_TITLE, &t.text) > 0,
+            _ => false,
+        }
+    };
+    let lower = |w: &str| w.bytes().all(|b| b.is_ascii_lowercase());
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| w.len() >= 2)
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    for w in &words {
+        if w.len() < MIN_SPLIT_WORD || !lower(w) || known(dfc, w) {
+            continue;
+        }
+        // The first split into two known parts of three letters or more.
+        let split = (MIN_COMPOUND_PART..=w.len() - MIN_COMPOUND_PART)
+            .map(|i| w.split_at(i))
+            .find(|(a, b)| known(dfc, a) && known(dfc, b));
+        if let Some((a, b)) = split {
+            out.push(format!("{a} {b}"));
+        }
+    }
+    for pair in words.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if a.len() >= MIN_COMPOUND_PART && b.len() >= MIN_COMPOUND_PART && lower(a) && lower(b) {
+            let joined = format!("{a}{b}");
+            if known(dfc, &joined) {
+                out.push(joined);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Parts of a compound, and words joined into one, have at least this many letters.
+const MIN_COMPOUND_PART: usize = 3;
+/// Only words of at least this many letters are split.
+const MIN_SPLIT_WORD: usize = 7;
 
 /// Whether some entry has `word` in the keyword field `field`.
 fn in_keyword_field(word: &str, field: tantivy::schema::Field, searcher: &Searcher) -> bool {

@@ -223,7 +223,7 @@ pub struct Tuning {
     /// The vocabulary is the book's own titles and bodies; pastes are left as printed (joining
     /// `table store` in a Paimon trace made `tablestore`, a connector, and lost two machine
     /// texts). Measured (off → on, top-1): real users' set 0.857 → 0.871, recall@5 0.971 →
-    /// 0.986 (a question about recovering the "job manager", 2nd → 1st), with 5,000
+    /// 0.986 (a question naming a `bulkindexer`, beyond the tenth → 1st), with 5,000
     /// distractors 0.800 → 0.814 and recall@5 0.929 → 0.943; curated confident rate 0.624 →
     /// 0.630 (with distractors 0.614 → 0.619); machine texts, the Chinese book and the
     /// imported Flink CDC books unchanged.

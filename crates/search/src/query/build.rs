@@ -17,6 +17,7 @@ use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
 use crate::analysis::{analyze, analyze_parts};
 use crate::paste::{LineRole, Paste, split_paste_with};
 use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use tantivy::Searcher;
 
@@ -46,29 +47,10 @@ pub(crate) fn build_query(
         boosts: field_boosts(plain_words, tuning),
         plain_words,
     };
-    // The query words are read from the text with each alias's slug written beside it (and,
-    // for typed words, the book's spellings of compounds); the phrase pairs, quoted spans and
-    // the lines confidence compares keep the text as written.
-    let aliased = if tuning.alias_slugs {
-        with_alias_slugs(&text, &alias_slugs(searcher, kb))
-    } else {
-        std::borrow::Cow::Borrowed(&*text)
-    };
-    // Typed words may spell a compound apart or together where the book does the other; a
-    // paste is printed text, its words are as the book's error texts have them.
-    let aliased = if tuning.compounds && plain_words {
-        let forms = compound_forms(&aliased, &mut dfc);
-        if forms.is_empty() {
-            aliased
-        } else {
-            std::borrow::Cow::Owned(format!("{aliased} {}", forms.join(" ")))
-        }
-    } else {
-        aliased
-    };
+    let aliased = words_text(&text, plain_words, searcher, kb, &mut dfc, tuning);
     let aliased_paste = match &aliased {
-        std::borrow::Cow::Owned(t) => Some(split_paste_with(t, tuning.reader_prose)),
-        std::borrow::Cow::Borrowed(_) => None,
+        Cow::Owned(t) => Some(split_paste_with(t, tuning.reader_prose)),
+        Cow::Borrowed(_) => None,
     };
     let (surfaces, prose_only, mut cands) =
         candidates(aliased_paste.as_ref().unwrap_or(&paste), tuning);
@@ -146,6 +128,32 @@ pub(crate) fn build_query(
         named_connectors: connectors_named_anywhere(&text, &surfaces, searcher, kb),
         walks,
     }
+}
+
+/// The text the query words are read from: `text` with each alias's slug written beside it
+/// and, for typed words, the book's spellings of compounds after it. The phrase pairs, quoted
+/// spans and the lines confidence compares keep `text` as written.
+fn words_text<'a>(
+    text: &'a str,
+    plain_words: bool,
+    searcher: &Searcher,
+    kb: &KbSchema,
+    dfc: &mut DfCache<'_>,
+    tuning: &Tuning,
+) -> Cow<'a, str> {
+    let mut out = if tuning.alias_slugs {
+        with_alias_slugs(text, &alias_slugs(searcher, kb))
+    } else {
+        Cow::Borrowed(text)
+    };
+    // A paste is printed text: its words are as the book's error texts have them.
+    if tuning.compounds && plain_words {
+        let forms = compound_forms(&out, dfc);
+        if !forms.is_empty() {
+            out = Cow::Owned(format!("{out} {}", forms.join(" ")));
+        }
+    }
+    out
 }
 
 /// The field boosts for this query. Typed words are matched against what entries are about

@@ -264,7 +264,8 @@ pub(super) fn alias_slugs(searcher: &Searcher, kb: &KbSchema) -> Vec<(String, St
 
 /// Other spellings of the reader's words that the book uses: two adjacent words the book
 /// writes as one (`fail over` → `failover`, `job manager` → `jobmanager`), and a word the book
-/// lacks that it writes as two (`namespace` → `name space`, `bulkindexer` → `bulk indexer`).
+/// lacks split into two words it has (`bulkindexer` → `bulk indexer`, whose prose tokens are
+/// `bulk` and `index`).
 /// Only lowercase ASCII words; a form counts as the book's when it is one prose token with a
 /// document frequency in titles or bodies.
 pub(super) fn compound_forms(text: &str, dfc: &mut DfCache<'_>) -> Vec<String> {

@@ -136,7 +136,8 @@ impl BookIndex {
                 .map(|f| (Occur::Must, f)),
         );
         let full = BooleanQuery::new(top);
-        // With the coverage rerank, the first RERANK_DEPTH candidates compete for the `limit`.
+        // With the coverage rerank, the first RERANK_DEPTH candidates compete for the first
+        // `limit` places.
         let depth = if opts.tuning.coverage_rerank {
             limit.max(RERANK_DEPTH)
         } else {
@@ -155,10 +156,12 @@ impl BookIndex {
             // frequent word outscore several distinct ones.
             let w = opts.tuning.coverage_weight.clamp(0.0, 1.0);
             let mut ranked: Vec<(Candidate, Matches)> = hits.into_iter().zip(matches).collect();
+            // The best scores come from the candidates competing for the first places, so
+            // that a longer list asked for does not change them.
             let best = opts
                 .tuning
                 .soft_coverage
-                .then(|| best_word_scores(built, ranked.iter().map(|r| &r.1)));
+                .then(|| best_word_scores(built, ranked.iter().take(RERANK_DEPTH).map(|r| &r.1)));
             let share = opts.tuning.soft_coverage_share;
             for (h, m) in &mut ranked {
                 let soft = best.as_deref().map(|b| (b, share));
@@ -167,8 +170,13 @@ impl BookIndex {
             if opts.tuning.damps_long_pages() {
                 self.damp_long_pages(&mut ranked, opts.tuning.long_page_damping)?;
             }
-            // Stable: equal scores keep the engine's order.
-            ranked.sort_by(|a, b| b.0.0.total_cmp(&a.0.0));
+            // Stable: equal scores keep the engine's order. Only the engine's first
+            // RERANK_DEPTH compete for the first places, and the candidates a longer list adds
+            // go after them: the number asked for never changes the first hits.
+            let cut = ranked.len().min(RERANK_DEPTH);
+            let (first, more) = ranked.split_at_mut(cut);
+            first.sort_by(|a, b| b.0.0.total_cmp(&a.0.0));
+            more.sort_by(|a, b| b.0.0.total_cmp(&a.0.0));
             ranked.truncate(limit);
             (hits, matches) = ranked.into_iter().unzip();
         }

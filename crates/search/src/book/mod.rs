@@ -136,8 +136,8 @@ impl BookIndex {
                 .map(|f| (Occur::Must, f)),
         );
         let full = BooleanQuery::new(top);
-        // With the coverage rerank, the first RERANK_DEPTH candidates compete for the first
-        // `limit` places.
+        // With the coverage rerank, at least RERANK_DEPTH candidates are read; the first
+        // RERANK_DEPTH of them compete for the first places (see `sort_apart` below).
         let depth = if opts.tuning.coverage_rerank {
             limit.max(RERANK_DEPTH)
         } else {
@@ -173,10 +173,7 @@ impl BookIndex {
             // Stable: equal scores keep the engine's order. Only the engine's first
             // RERANK_DEPTH compete for the first places, and the candidates a longer list adds
             // go after them: the number asked for never changes the first hits.
-            let cut = ranked.len().min(RERANK_DEPTH);
-            let (first, more) = ranked.split_at_mut(cut);
-            first.sort_by(|a, b| b.0.0.total_cmp(&a.0.0));
-            more.sort_by(|a, b| b.0.0.total_cmp(&a.0.0));
+            sort_apart(&mut ranked, RERANK_DEPTH, |r| r.0.0);
             ranked.truncate(limit);
             (hits, matches) = ranked.into_iter().unzip();
         }
@@ -396,10 +393,7 @@ impl BookIndex {
             .collect();
         // Stable: equal scores keep the ranked order. The first FINISH_DEPTH hits and the
         // rest are reordered apart, so the number asked for never changes the first ones.
-        let split = shown.len().min(FINISH_DEPTH);
-        let (head, tail) = shown.split_at_mut(split);
-        head.sort_by(|a, b| b.score.total_cmp(&a.score));
-        tail.sort_by(|a, b| b.score.total_cmp(&a.score));
+        sort_apart(&mut shown, FINISH_DEPTH, |s| s.score);
         let signals = self.signals(built, &shown, &opts.tuning);
         let confident = !shown.is_empty() && is_confident(&signals, &opts.tuning);
         shown.truncate(shown_limit(opts));
@@ -543,6 +537,14 @@ struct Shown<'a> {
     matches: &'a Matches,
     errors: Vec<Vec<String>>,
     overlap: Overlap,
+}
+
+/// Sorts `items` by descending `score`, the first `at` of them and the rest apart (stable:
+/// equal scores keep their order), so that what follows the first `at` never moves into them.
+fn sort_apart<T>(items: &mut [T], at: usize, score: impl Fn(&T) -> f32) {
+    let (first, rest) = items.split_at_mut(at.min(items.len()));
+    first.sort_by(|a, b| score(b).total_cmp(&score(a)));
+    rest.sort_by(|a, b| score(b).total_cmp(&score(a)));
 }
 
 /// The factor a symptom match gives a shown hit's score (see `Tuning::symptom_weight`).

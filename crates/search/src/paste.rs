@@ -13,6 +13,9 @@ pub enum LineRole {
     Frame,
     /// Anything else (context lines, config dumps, questions continued over lines).
     Other,
+    /// An exception line whose message is printed on the next line (`ValidationException:`
+    /// alone): a wrapper of that message, like the classes before a message on one line.
+    Wrapper,
     /// The reader's own words around a pasted error (`同步 MySQL 时报错如下：`, `When I start
     /// the job it fails with:`): a line of CJK prose, or an English sentence in which the
     /// reader speaks (`I`, `we`, `my`), without a log prefix or an error shape, beside lines
@@ -322,6 +325,19 @@ pub fn message_start(line: &str) -> Option<usize> {
     (start > 0 && words >= 3).then_some(start)
 }
 
+/// What follows the leading exception classes of a line (`java.sql.SQLException: No
+/// suitable driver` → `No suitable driver`; empty when nothing follows them).
+fn exception_message(line: &str) -> &str {
+    let mut rest = line;
+    while starts_with_exception(rest) {
+        match rest.find(':') {
+            Some(colon) => rest = rest[colon + 1..].trim_start(),
+            None => break,
+        }
+    }
+    rest.trim()
+}
+
 /// The line without its leading exception classes when a message follows them (see
 /// [`message_start`]): entries sharing only a wrapper class are not the same error.
 pub fn message_part(line: &str) -> &str {
@@ -366,6 +382,10 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
     let mut first_message: Option<usize> = None;
     let mut last_message: Option<usize> = None;
     let mut first_exception: Option<usize> = None;
+    // An exception line whose message is empty: Java prints a message that starts with a
+    // line break on the lines after the class (`ValidationException:` then `The MySQL server
+    // has a timezone offset …`).
+    let mut empty_exception: Option<usize> = None;
     let mut python = false;
     for &(stripped, error_level, _, prose) in &raw_lines {
         if stripped.starts_with("Traceback (most recent call last)") {
@@ -379,6 +399,7 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
                 text: stripped,
                 role: LineRole::Frame,
             });
+            empty_exception = None;
             continue;
         }
         let (body, caused_by) = match stripped.strip_prefix("Caused by:") {
@@ -405,7 +426,14 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
             });
             continue;
         }
-        let message = caused_by || error_level || first_message.is_none() || is_machine_error(body);
+        // The message of an exception printed on the lines after it stands for that
+        // exception: the same kind of line, and the root cause in its place.
+        let continues = empty_exception.filter(|_| !caused_by && !starts_with_exception(body));
+        let message = caused_by
+            || error_level
+            || first_message.is_none()
+            || continues.is_some()
+            || is_machine_error(body);
         let role = if message {
             LineRole::Message
         } else {
@@ -423,6 +451,16 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
         if caused_by {
             root = Some(idx);
         }
+        if let Some(e) = continues {
+            lines[e].role = LineRole::Wrapper;
+            for r in [&mut root, &mut first_exception] {
+                if *r == Some(e) {
+                    *r = Some(idx);
+                }
+            }
+        }
+        empty_exception =
+            (starts_with_exception(body) && exception_message(body).is_empty()).then_some(idx);
     }
     // Without a `Caused by:`, the exception a log line goes on with is deeper than the log
     // line's own message (`ERROR … - Failed to open connection` then `RuntimeException: …`).
@@ -489,6 +527,41 @@ mod tests {
             root.text,
             "java.io.EOFException: SSL peer shut down incorrectly"
         );
+    }
+
+    #[test]
+    fn a_message_printed_below_its_exception_is_the_root_cause() {
+        let trace = "org.apache.flink.table.api.ValidationException: \n\
+            The MySQL server has a timezone offset (0 seconds ahead of UTC)\n\
+            \tat org.apache.flink.cdc.Foo.check(Foo.java:12)\n";
+        let p = split_paste(trace);
+        let roles: Vec<LineRole> = p.lines.iter().map(|l| l.role).collect();
+        assert_eq!(
+            roles,
+            vec![LineRole::Wrapper, LineRole::Message, LineRole::Frame]
+        );
+        let root = &p.lines[p.root_cause.unwrap()];
+        assert!(
+            root.text
+                .starts_with("The MySQL server has a timezone offset")
+        );
+        // Under a `Caused by:` too; the outer exception keeps its own message.
+        let trace = "java.lang.RuntimeException: Job failed\n\
+            Caused by: io.debezium.DebeziumException:\n\
+            A slave with the same server_uuid/server_id as this slave has connected\n";
+        let p = split_paste(trace);
+        let root = &p.lines[p.root_cause.unwrap()];
+        assert!(root.text.starts_with("A slave with the same"));
+        assert_eq!(p.lines[0].role, LineRole::Message);
+        // With nothing after it, or a frame next, the class alone is the message.
+        for text in [
+            "org.apache.flink.table.api.ValidationException:",
+            "java.lang.NullPointerException:\n\tat a.B.c(B.java:1)",
+        ] {
+            let p = split_paste(text);
+            assert_eq!(p.lines[0].role, LineRole::Message);
+            assert_eq!(p.root_cause, Some(0));
+        }
     }
 
     #[test]

@@ -116,11 +116,12 @@ pub(crate) fn build_query(
         field_terms: terms.fields,
         symptom_terms: terms.symptoms,
         sig_lines: sig_lines(&paste),
-        // The reader's prose around a one-line paste does not make it two lines.
+        // The reader's prose around a one-line paste, or the exception class printed above
+        // its message, does not make it two lines.
         one_line: paste
             .lines
             .iter()
-            .filter(|l| l.role != LineRole::Prose)
+            .filter(|l| !matches!(l.role, LineRole::Prose | LineRole::Wrapper))
             .count()
             == 1,
         plain_words,
@@ -179,12 +180,17 @@ fn is_short_query(paste: &Paste<'_>) -> bool {
 }
 
 /// The signature-analyzed parts of the message and context lines (not frames, not the
-/// reader's prose), for confidence.
+/// reader's prose, not a class whose message is on the next line), for confidence.
 fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
     paste
         .lines
         .iter()
-        .filter(|l| !matches!(l.role, LineRole::Frame | LineRole::Prose))
+        .filter(|l| {
+            !matches!(
+                l.role,
+                LineRole::Frame | LineRole::Prose | LineRole::Wrapper
+            )
+        })
         .take(MAX_SIG_LINES)
         .map(|l| {
             analyze_parts(

@@ -95,6 +95,7 @@ fn line_weight(role: LineRole, tuning: &Tuning) -> f32 {
     match role {
         LineRole::Message => 1.0,
         LineRole::Other => tuning.other_weight,
+        LineRole::Wrapper => tuning.wrapper_weight,
         LineRole::Frame => tuning.frame_weight,
         LineRole::Prose => tuning.prose_weight,
     }

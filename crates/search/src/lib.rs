@@ -14,6 +14,7 @@ pub mod blocks;
 mod book;
 mod hash;
 mod head;
+mod json_lines;
 mod lazy;
 mod pack;
 pub mod paste;

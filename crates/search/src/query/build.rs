@@ -15,6 +15,7 @@ use super::words::{
 };
 use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
 use crate::analysis::{analyze, analyze_parts};
+use crate::json_lines::unwrap_json_lines;
 use crate::paste::{LineRole, Paste, split_paste_with};
 use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
 use std::borrow::Cow;
@@ -33,10 +34,15 @@ pub(crate) fn build_query(
     kb: &KbSchema,
     tuning: &Tuning,
 ) -> BuiltQuery {
-    let text = clamp_input(text);
+    let clamped = clamp_input(text);
     if tuning.plain_bm25 {
-        return build_plain_bm25(&text, kb);
+        return build_plain_bm25(&clamped, kb);
     }
+    let text = if tuning.paste_splitting {
+        unwrap_json_lines(&clamped)
+    } else {
+        Cow::Borrowed(&*clamped)
+    };
     let n = searcher.num_docs().max(1);
     let mut dfc = DfCache::new(searcher, kb);
     let paste = split_paste_with(&text, tuning.reader_prose);

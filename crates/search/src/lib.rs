@@ -12,6 +12,7 @@
 pub mod analysis;
 pub mod blocks;
 mod book;
+mod decoration;
 mod hash;
 mod head;
 mod json_lines;

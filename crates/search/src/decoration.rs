@@ -1,0 +1,180 @@
+//! What a paste picks up on its way from the log to the search box, around the text as the
+//! system printed it: quote markers of a reply (`> `), the service name Docker Compose
+//! writes before each line (`kafka_1  | `), line numbers of a viewer, HTML escapes of a
+//! web page (`&lt;init&gt;`).
+
+use std::borrow::Cow;
+
+/// `text` without quote markers, Compose service names and line numbers before its lines,
+/// and with HTML's escapes of `<`, `>`, `"`, `'` and `&` undone when it has them.
+pub(crate) fn strip_decorations(text: &str) -> Cow<'_, str> {
+    let text = unescape_html(text);
+    // Outermost first: a reply quotes what a viewer numbered, which Compose had prefixed.
+    let mut lines: Vec<&str> = text.lines().map(after_quote_markers).collect();
+    if numbered_lines(&lines) {
+        for line in &mut lines {
+            *line = after_line_number(line).unwrap_or(line);
+        }
+    }
+    if let Some(name) = compose_service(&lines) {
+        for line in &mut lines {
+            if let Some((_, rest)) = after_service(line).filter(|(n, _)| *n == name) {
+                *line = rest;
+            }
+        }
+    }
+    let kept: usize = lines.iter().map(|l| l.len()).sum();
+    if kept != text.lines().map(str::len).sum::<usize>() {
+        return Cow::Owned(lines.join("\n"));
+    }
+    text
+}
+
+/// The line without the `>` markers of a quoted reply (`> `, `>> `, `> > `).
+fn after_quote_markers(line: &str) -> &str {
+    let t = line.trim_start();
+    if !t.starts_with('>') {
+        return line;
+    }
+    t.trim_start_matches(['>', ' '])
+}
+
+/// The service name before a line of Docker Compose (`kafka-manager_1  | …`: the name, spaces,
+/// a bar) and the rest of the line.
+fn after_service(line: &str) -> Option<(&str, &str)> {
+    let (name, rest) = line.split_once(' ')?;
+    let valid = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    let rest = rest.trim_start_matches(' ').strip_prefix('|')?;
+    let rest = rest.strip_prefix(' ').unwrap_or(rest);
+    (valid && (rest.is_empty() || !rest.starts_with('|'))).then_some((name, rest))
+}
+
+/// The service name of a paste from Docker Compose: one name before every line with words,
+/// in two lines or more, or in one when it ends with Compose's replica number (`_1`, `-1`).
+fn compose_service<'a>(lines: &[&'a str]) -> Option<&'a str> {
+    let written: Vec<&str> = lines
+        .iter()
+        .filter(|l| has_words(l))
+        .map(|l| after_service(l).map(|(name, _)| name))
+        .collect::<Option<Vec<_>>>()?;
+    let first = *written.first()?;
+    let replica = |n: &str| {
+        n.rsplit_once(['_', '-'])
+            .is_some_and(|(_, d)| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    };
+    (written.iter().all(|n| *n == first) && (written.len() >= 2 || replica(first))).then_some(first)
+}
+
+fn has_words(line: &str) -> bool {
+    line.chars().any(char::is_alphanumeric)
+}
+
+/// The line after a leading line number (`  12  …`, `12: …`, `12 | …`).
+fn after_line_number(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let rest = &t[digits..];
+    let rest = rest
+        .strip_prefix(':')
+        .or_else(|| rest.strip_prefix(" |"))
+        .or_else(|| rest.strip_prefix('|'))
+        .unwrap_or(rest);
+    rest.starts_with([' ', '\t'])
+        .then(|| rest.trim_start())
+        .or_else(|| rest.is_empty().then_some(rest))
+}
+
+/// Whether the lines are numbered one after another: two or more lines with words (a code
+/// fence around them has none), each with a number one more than the line before.
+fn numbered_lines(lines: &[&str]) -> bool {
+    let numbers: Option<Vec<u64>> = lines
+        .iter()
+        .filter(|l| has_words(l))
+        .map(|l| {
+            after_line_number(l)?;
+            let t = l.trim_start();
+            t[..t.bytes().take_while(u8::is_ascii_digit).count()]
+                .parse()
+                .ok()
+        })
+        .collect();
+    numbers.is_some_and(|n| n.len() >= 2 && n.windows(2).all(|w| w[1] == w[0] + 1))
+}
+
+/// `text` with HTML's escapes of `<`, `>`, `"`, `'` and `&` undone, when it has one of the
+/// first four (a page showed a log; `&amp;` alone is also how a URL is written in XML).
+fn unescape_html(text: &str) -> Cow<'_, str> {
+    const MARKS: [&str; 5] = ["&lt;", "&gt;", "&quot;", "&#39;", "&#x27;"];
+    if !MARKS.iter().any(|m| text.contains(m)) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&#x27;", "'")
+            .replace("&amp;", "&"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decorations_are_stripped() {
+        let trace = "java.sql.SQLException: No suitable driver\n\tat java.sql.DriverManager.getConnection(DriverManager.java:689)";
+        let quoted = "> java.sql.SQLException: No suitable driver\n> \tat java.sql.DriverManager.getConnection(DriverManager.java:689)";
+        assert_eq!(strip_decorations(quoted), trace);
+        let compose = "jobmanager_1  | java.sql.SQLException: No suitable driver\njobmanager_1  | \tat java.sql.DriverManager.getConnection(DriverManager.java:689)";
+        assert_eq!(strip_decorations(compose), trace);
+        let numbered = "```\n  7  java.sql.SQLException: No suitable driver\n  8  \tat java.sql.DriverManager.getConnection(DriverManager.java:689)\n```";
+        assert_eq!(
+            strip_decorations(numbered),
+            "```\njava.sql.SQLException: No suitable driver\nat java.sql.DriverManager.getConnection(DriverManager.java:689)\n```"
+        );
+        assert_eq!(
+            strip_decorations("at Foo.&lt;init&gt;(Foo.java:3) &quot;x&quot; a&amp;b"),
+            "at Foo.<init>(Foo.java:3) \"x\" a&b"
+        );
+        // A reply quoting a numbered log.
+        assert_eq!(
+            strip_decorations("> 13436 2021-08-30 ERROR Fatal error\n> 13437 java.lang.Error: x"),
+            "2021-08-30 ERROR Fatal error\njava.lang.Error: x"
+        );
+        assert_eq!(
+            strip_decorations("kafka-manager_1  | WARN Connection to node 1 failed"),
+            "WARN Connection to node 1 failed"
+        );
+    }
+
+    #[test]
+    fn printed_text_is_left_alone() {
+        for text in [
+            "java.sql.SQLException: No suitable driver",
+            // A table the job printed, and one line of a table of options.
+            "| +I | 1 | 2025-04-25 09:44:25.000 |",
+            "scan.startup.mode | initial",
+            // Two services: each line has its own name.
+            "kafka_1  | broker started\nzookeeper_1  | session expired",
+            // A number in the message, and numbers that do not count lines.
+            "13436 2021-08-30 10:38:11,378 ERROR Fatal error",
+            "500 Internal Server Error\n404 Not Found",
+            // `&amp;` alone: an XML-escaped URL.
+            "jdbc:mysql://h:3306/db?useSSL=false&amp;serverTimezone=UTC",
+            "",
+        ] {
+            assert_eq!(strip_decorations(text), text);
+        }
+    }
+}

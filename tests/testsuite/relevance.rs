@@ -149,10 +149,10 @@ type Rewrite = dyn Fn(&str) -> String;
 /// The machine texts in the forms they reach the search box in: as a service that logs JSON
 /// prints them (an ECS-style record with the first line as its message and the whole text
 /// as its stack trace; the Docker log driver's record per line), quoted in a reply (`> `),
-/// behind Docker Compose's service names and HTML-escaped by a web page. Each must rank and
-/// abstain as the plain texts do. Before these forms were read as the plain text, top-1 was
-/// 0.886 (ECS), 0.898 (quoted) and 0.892 (Compose) against 0.958, and the HTML-escaped texts
-/// were confident 0.271 of the time against 0.349.
+/// behind Docker Compose's service names or a syslog prefix, and HTML-escaped by a web page.
+/// Each must rank and abstain as the plain texts do. Before these forms were read as the
+/// plain text, top-1 was 0.886 (ECS), 0.898 (quoted, syslog) and 0.892 (Compose) against
+/// 0.958, and the HTML-escaped texts were confident 0.271 of the time against 0.349.
 #[test]
 fn pasted_forms_are_read_like_the_plain_text() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -198,6 +198,7 @@ fn pasted_forms_are_read_like_the_plain_text() {
     };
     let quoted = each_line("> ");
     let compose = each_line("jobmanager_1  | ");
+    let syslog = each_line("Dec 04 13:31:04 flink-host java[12345]: ");
     let html = |q: &str| {
         q.replace('&', "&amp;")
             .replace('<', "&lt;")
@@ -205,11 +206,12 @@ fn pasted_forms_are_read_like_the_plain_text() {
             .replace('"', "&quot;")
             .replace('\'', "&#x27;")
     };
-    let forms: [(&str, &Rewrite); 5] = [
+    let forms: [(&str, &Rewrite); 6] = [
         ("ecs", &ecs),
         ("docker", &docker),
         ("quoted", &quoted),
         ("compose", &compose),
+        ("syslog", &syslog),
         ("html", &html),
     ];
     let dir = tempfile::tempdir().expect("tempdir");

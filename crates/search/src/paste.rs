@@ -98,6 +98,12 @@ fn strip_prefix(line: &str) -> (&str, bool, bool) {
             in_prefix = true;
             continue;
         }
+        // syslog and journald: `Dec 04 13:31:04 host java[1234]: message`.
+        if let Some(message) = after_syslog_prefix(rest) {
+            rest = message;
+            in_prefix = true;
+            continue;
+        }
         // A bare number is a line number only when a timestamp follows (`409  2021-04-08 ...`).
         if is_number(w) && is_timestamp(first_word(after).0) {
             rest = after.trim_start();
@@ -152,6 +158,26 @@ fn strip_prefix(line: &str) -> (&str, bool, bool) {
         }
     }
     (rest.trim(), error_level, in_prefix)
+}
+
+/// The message after a syslog prefix: month, day, time, host and the program's tag
+/// (`Dec 04 13:31:04 flink-1 java[1234]: …`, `Dec  4 13:31:04 flink-1 kernel: …`).
+fn after_syslog_prefix(line: &str) -> Option<&str> {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let (month, rest) = first_word(line);
+    let (day, rest) = first_word(rest);
+    let (time, rest) = first_word(rest);
+    let (_host, rest) = first_word(rest);
+    let (tag, rest) = first_word(rest);
+    (MONTHS.contains(&month)
+        && is_number(day)
+        && day.len() <= 2
+        && is_timestamp(time)
+        && tag.len() > 1
+        && tag.ends_with(':'))
+    .then(|| rest.trim_start())
 }
 
 fn is_frame(t: &str) -> bool {
@@ -493,6 +519,12 @@ mod tests {
             p.lines[0].text,
             "Connection to node 1 could not be established."
         );
+        let p =
+            split_paste("Dec  4 13:31:04 flink-1 java[1234]: Caused by: java.io.EOFException: x");
+        assert_eq!(p.lines[0].text, "java.io.EOFException: x");
+        // A month in a message is not a prefix.
+        let p = split_paste("May 4 be the day: nothing failed");
+        assert_eq!(p.lines[0].text, "May 4 be the day: nothing failed");
         // A leading error code is not a prefix.
         let p = split_paste("[ODPS-0130071]: Semantic analysis exception");
         assert_eq!(

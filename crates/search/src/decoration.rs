@@ -1,12 +1,12 @@
 //! What a paste picks up on its way from the log to the search box, around the text as the
 //! system printed it: quote markers of a reply (`> `), the service name Docker Compose
-//! writes before each line (`kafka_1  | `), line numbers of a viewer, HTML escapes of a
-//! web page (`&lt;init&gt;`).
+//! writes before each line (`kafka_1  | `), the source `kubectl logs --prefix` writes
+//! (`[pod/…/…] `), line numbers of a viewer, HTML escapes of a web page (`&lt;init&gt;`).
 
 use std::borrow::Cow;
 
-/// `text` without quote markers, Compose service names and line numbers before its lines,
-/// and with HTML's escapes of `<`, `>`, `"`, `'` and `&` undone when it has them.
+/// `text` without quote markers, source tags, Compose service names and line numbers before
+/// its lines, and with HTML's escapes of `<`, `>`, `"`, `'` and `&` undone when it has them.
 pub(crate) fn strip_decorations(text: &str) -> Cow<'_, str> {
     let text = unescape_html(text);
     // Outermost first: a reply quotes what a viewer numbered, which Compose had prefixed.
@@ -14,6 +14,13 @@ pub(crate) fn strip_decorations(text: &str) -> Cow<'_, str> {
     if numbered_lines(&lines) {
         for line in &mut lines {
             *line = after_line_number(line).unwrap_or(line);
+        }
+    }
+    if let Some(tag) = common_source_tag(&lines) {
+        for line in &mut lines {
+            if let Some(rest) = line.strip_prefix(tag) {
+                *line = rest.strip_prefix(' ').unwrap_or(rest);
+            }
         }
     }
     if let Some(name) = compose_service(&lines) {
@@ -69,6 +76,27 @@ fn compose_service<'a>(lines: &[&'a str]) -> Option<&'a str> {
             .is_some_and(|(_, d)| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
     };
     (written.iter().all(|n| *n == first) && (written.len() >= 2 || replica(first))).then_some(first)
+}
+
+/// The tag of the source every line came from, as `kubectl logs --prefix` writes it
+/// (`[pod/flink-taskmanager-1/flink] `): one bracketed word, not a level's capitals, the same
+/// before two or more lines with words.
+fn common_source_tag<'a>(lines: &[&'a str]) -> Option<&'a str> {
+    let tag = |l: &'a str| -> Option<&'a str> {
+        let end = l.strip_prefix('[')?.find(']')? + 2;
+        let inner = &l[1..end - 1];
+        (!inner.is_empty()
+            && !inner.contains(char::is_whitespace)
+            && inner.chars().any(|c| c.is_ascii_lowercase()))
+        .then_some(&l[..end])
+    };
+    let tags: Vec<&str> = lines
+        .iter()
+        .filter(|l| has_words(l))
+        .map(|l| tag(l))
+        .collect::<Option<Vec<_>>>()?;
+    let first = *tags.first()?;
+    (tags.len() >= 2 && tags.iter().all(|t| *t == first)).then_some(first)
 }
 
 fn has_words(line: &str) -> bool {
@@ -147,6 +175,8 @@ mod tests {
             strip_decorations("at Foo.&lt;init&gt;(Foo.java:3) &quot;x&quot; a&amp;b"),
             "at Foo.<init>(Foo.java:3) \"x\" a&b"
         );
+        let kubectl = "[pod/tm-1/flink] java.sql.SQLException: No suitable driver\n[pod/tm-1/flink] \tat java.sql.DriverManager.getConnection(DriverManager.java:689)";
+        assert_eq!(strip_decorations(kubectl), trace);
         // A reply quoting a numbered log.
         assert_eq!(
             strip_decorations("> 13436 2021-08-30 ERROR Fatal error\n> 13437 java.lang.Error: x"),
@@ -167,6 +197,9 @@ mod tests {
             "scan.startup.mode | initial",
             // Two services: each line has its own name.
             "kafka_1  | broker started\nzookeeper_1  | session expired",
+            // Levels, and one tag before one line.
+            "[ERROR] a\n[ERROR] b",
+            "[main] ERROR x",
             // A number in the message, and numbers that do not count lines.
             "13436 2021-08-30 10:38:11,378 ERROR Fatal error",
             "500 Internal Server Error\n404 Not Found",

@@ -336,14 +336,7 @@ fn starts_with_exception(t: &str) -> bool {
 /// a message of at least three words follows. The class says what kind of failure it is,
 /// the message which one; many entries share a wrapper class.
 pub fn message_start(line: &str) -> Option<usize> {
-    let mut start = 0;
-    while let Some(rest) = line.get(start..)
-        && starts_with_exception(rest)
-    {
-        let colon = rest.find(':')?;
-        let after = &rest[colon + 1..];
-        start += colon + 1 + (after.len() - after.trim_start().len());
-    }
+    let start = after_exception_classes(line);
     let words = line[start..]
         .split_whitespace()
         .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
@@ -351,17 +344,24 @@ pub fn message_start(line: &str) -> Option<usize> {
     (start > 0 && words >= 3).then_some(start)
 }
 
+/// Where a line goes on after its leading exception classes and the spaces after them (0
+/// when it does not start with one).
+fn after_exception_classes(line: &str) -> usize {
+    let mut start = 0;
+    while let Some(rest) = line.get(start..)
+        && starts_with_exception(rest)
+        && let Some(colon) = rest.find(':')
+    {
+        let after = &rest[colon + 1..];
+        start += colon + 1 + (after.len() - after.trim_start().len());
+    }
+    start
+}
+
 /// What follows the leading exception classes of a line (`java.sql.SQLException: No
 /// suitable driver` → `No suitable driver`; empty when nothing follows them).
 fn exception_message(line: &str) -> &str {
-    let mut rest = line;
-    while starts_with_exception(rest) {
-        match rest.find(':') {
-            Some(colon) => rest = rest[colon + 1..].trim_start(),
-            None => break,
-        }
-    }
-    rest.trim()
+    line[after_exception_classes(line)..].trim()
 }
 
 /// The line without its leading exception classes when a message follows them (see

@@ -3,17 +3,29 @@
 //! writes before each line (`kafka_1  | `), the source `kubectl logs --prefix` writes
 //! (`[pod/…/…] `), line numbers of a viewer, HTML escapes of a web page (`&lt;init&gt;`).
 
+use crate::json_lines::unwrap_json_lines;
 use std::borrow::Cow;
+
+/// The text as the system printed it: without what copying added around it
+/// ([`strip_decorations`]), and with each JSON record read by its values
+/// ([`unwrap_json_lines`]).
+pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
+    let undecorated = strip_decorations(text);
+    match unwrap_json_lines(&undecorated) {
+        Cow::Owned(unwrapped) => Cow::Owned(unwrapped),
+        Cow::Borrowed(_) => undecorated,
+    }
+}
 
 /// `text` without quote markers, source tags, Compose service names and line numbers before
 /// its lines, and with HTML's escapes of `<`, `>`, `"`, `'` and `&` undone when it has them.
-pub(crate) fn strip_decorations(text: &str) -> Cow<'_, str> {
+fn strip_decorations(text: &str) -> Cow<'_, str> {
     let text = unescape_html(text);
     // Outermost first: a reply quotes what a viewer numbered, which Compose had prefixed.
     let mut lines: Vec<&str> = text.lines().map(after_quote_markers).collect();
     if numbered_lines(&lines) {
         for line in &mut lines {
-            *line = after_line_number(line).unwrap_or(line);
+            *line = line_number(line).map_or(*line, |(_, rest)| rest);
         }
     }
     if let Some(tag) = common_source_tag(&lines) {
@@ -103,22 +115,25 @@ fn has_words(line: &str) -> bool {
     line.chars().any(char::is_alphanumeric)
 }
 
-/// The line after a leading line number (`  12  …`, `12: …`, `12 | …`).
-fn after_line_number(line: &str) -> Option<&str> {
+/// A leading line number and the line after it (`  12  …`, `12: …`, `12 | …`).
+fn line_number(line: &str) -> Option<(u64, &str)> {
     let t = line.trim_start();
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return None;
-    }
+    let number = t[..digits].parse().ok()?;
     let rest = &t[digits..];
     let rest = rest
         .strip_prefix(':')
         .or_else(|| rest.strip_prefix(" |"))
         .or_else(|| rest.strip_prefix('|'))
         .unwrap_or(rest);
-    rest.starts_with([' ', '\t'])
-        .then(|| rest.trim_start())
-        .or_else(|| rest.is_empty().then_some(rest))
+    let rest = if rest.starts_with([' ', '\t']) {
+        rest.trim_start()
+    } else if rest.is_empty() {
+        rest
+    } else {
+        return None;
+    };
+    Some((number, rest))
 }
 
 /// Whether the lines are numbered one after another: two or more lines with words (a code
@@ -127,13 +142,7 @@ fn numbered_lines(lines: &[&str]) -> bool {
     let numbers: Option<Vec<u64>> = lines
         .iter()
         .filter(|l| has_words(l))
-        .map(|l| {
-            after_line_number(l)?;
-            let t = l.trim_start();
-            t[..t.bytes().take_while(u8::is_ascii_digit).count()]
-                .parse()
-                .ok()
-        })
+        .map(|l| line_number(l).map(|(n, _)| n))
         .collect();
     numbers.is_some_and(|n| n.len() >= 2 && n.windows(2).all(|w| w[1] == w[0] + 1))
 }

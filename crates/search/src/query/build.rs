@@ -15,8 +15,7 @@ use super::words::{
 };
 use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
 use crate::analysis::{analyze, analyze_parts};
-use crate::decoration::strip_decorations;
-use crate::json_lines::unwrap_json_lines;
+use crate::decoration::as_printed;
 use crate::paste::{LineRole, Paste, split_paste_with};
 use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
 use std::borrow::Cow;
@@ -39,17 +38,10 @@ pub(crate) fn build_query(
     if tuning.plain_bm25 {
         return build_plain_bm25(&clamped, kb);
     }
-    // The text as the system printed it: without what copying added around it, a JSON
-    // record read by its values.
-    let undecorated = if tuning.paste_splitting {
-        strip_decorations(&clamped)
+    let text = if tuning.paste_splitting {
+        as_printed(&clamped)
     } else {
         Cow::Borrowed(&*clamped)
-    };
-    let text = if tuning.paste_splitting {
-        unwrap_json_lines(&undecorated)
-    } else {
-        Cow::Borrowed(&*undecorated)
     };
     let n = searcher.num_docs().max(1);
     let mut dfc = DfCache::new(searcher, kb);

@@ -9,8 +9,9 @@ pub struct Tuning {
     /// The baseline: plain BM25, every query word OR-ed over title and body with the prose
     /// analyzer, no other part (see [`Tuning::plain_bm25`]).
     pub plain_bm25: bool,
-    /// Classify paste lines (messages, frames, prefixes) and read JSON log lines by their
-    /// values; off: every line weighs 1.
+    /// Read the text as printed (`decoration::as_printed`: decorations off, JSON lines by
+    /// their values) and classify paste lines (messages, frames, prefixes); off: the text as
+    /// given, every line weighing 1.
     pub paste_splitting: bool,
     /// Keep only the `max_terms` most informative query words (weight × idf).
     pub rarity_cut: bool,

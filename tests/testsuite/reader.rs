@@ -117,10 +117,16 @@ fn books() -> &'static Books {
                 .map(|h| h.id.clone())
         };
         let queries = labelled();
+        // Answered both as pasted and with its lines joined by spaces, as a one-line search
+        // field receives it.
         let trace = queries
             .iter()
             .filter(|(q, _)| q.lines().count() >= 3 && q.contains("\tat ") || q.contains("    at "))
-            .find(|(q, e)| q.lines().count() >= 2 && top(q).as_ref() == Some(e))
+            .find(|(q, e)| {
+                q.lines().count() >= 2
+                    && top(q).as_ref() == Some(e)
+                    && top(&q.replace('\n', " ")).as_ref() == Some(e)
+            })
             .cloned()
             .expect("no multi-line trace in tests/queries.jsonl that native search answers");
         let short = queries
@@ -341,6 +347,26 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
             c.eval("document.querySelectorAll('.entry pre').length"),
             c.eval("document.querySelectorAll('.entry .copy-button').length")
         );
+    }
+    if origin == Origin::Http {
+        // The search box every page has is one line: the browser joins a pasted trace's lines
+        // with spaces, and search reads it as the trace.
+        c.tab.wait_for_element("#kbook-q").unwrap().click().unwrap();
+        c.paste(&trace.0);
+        assert_eq!(
+            c.eval("document.getElementById('kbook-q').value.includes('\\n')"),
+            false,
+            "a one-line field kept the paste's line breaks"
+        );
+        let first = c.wait_for(
+            "(() => { const a = document.querySelector('#kbook-q-results .kbook-hit[data-id]'); return a && a.dataset.id; })()",
+        );
+        assert_eq!(
+            first,
+            trace.1.as_str(),
+            "first result for the trace pasted into the search box"
+        );
+        c.eval("(() => { const q = document.getElementById('kbook-q'); q.value = ''; q.blur(); return true; })()");
     }
     // The search page, from the home page's hint link.
     c.follow(".site-title");

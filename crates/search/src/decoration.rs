@@ -4,16 +4,22 @@
 //! (`[pod/…/…] `), line numbers of a viewer, HTML escapes of a web page (`&lt;init&gt;`).
 
 use crate::json_lines::unwrap_json_lines;
+use crate::line_breaks::restore_line_breaks;
 use std::borrow::Cow;
 
 /// The text as the system printed it: without what copying added around it
-/// ([`strip_decorations`]), and with each JSON record read by its values
-/// ([`unwrap_json_lines`]).
+/// ([`strip_decorations`]), with each JSON record read by its values ([`unwrap_json_lines`]),
+/// and with the line breaks it lost put back ([`restore_line_breaks`]; after the records are
+/// read, since a trace inside a JSON string is one line until then).
 pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
     let undecorated = strip_decorations(text);
-    match unwrap_json_lines(&undecorated) {
+    let unwrapped = match unwrap_json_lines(&undecorated) {
         Cow::Owned(unwrapped) => Cow::Owned(unwrapped),
         Cow::Borrowed(_) => undecorated,
+    };
+    match restore_line_breaks(&unwrapped) {
+        Cow::Owned(lined) => Cow::Owned(lined),
+        Cow::Borrowed(_) => unwrapped,
     }
 }
 

@@ -17,6 +17,7 @@ mod hash;
 mod head;
 mod json_lines;
 mod lazy;
+mod line_breaks;
 mod pack;
 pub mod paste;
 mod query;

@@ -50,7 +50,7 @@ const LEVELS: [&str; 11] = [
     "CRIT",
 ];
 
-fn is_level(word: &str) -> bool {
+pub(crate) fn is_level(word: &str) -> bool {
     let w = word.trim_end_matches(':');
     LEVELS.contains(&w)
 }

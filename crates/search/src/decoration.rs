@@ -7,12 +7,16 @@ use crate::json_lines::unwrap_json_lines;
 use crate::line_breaks::restore_line_breaks;
 use std::borrow::Cow;
 
-/// The text as the system printed it: without what copying added around it
-/// ([`strip_decorations`]), with each JSON record read by its values ([`unwrap_json_lines`]),
+/// The text as the system printed it: in its plain characters ([`undo_typography`]), without
+/// what copying added around it ([`strip_decorations`]), with each JSON record read by its values ([`unwrap_json_lines`]),
 /// and with the line breaks it lost put back ([`restore_line_breaks`]; after the records are
 /// read, since a trace inside a JSON string is one line until then).
 pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
-    let undecorated = strip_decorations(text);
+    let plain = undo_typography(text);
+    let undecorated = match strip_decorations(&plain) {
+        Cow::Owned(stripped) => Cow::Owned(stripped),
+        Cow::Borrowed(_) => plain,
+    };
     let unwrapped = match unwrap_json_lines(&undecorated) {
         Cow::Owned(unwrapped) => Cow::Owned(unwrapped),
         Cow::Borrowed(_) => undecorated,
@@ -153,6 +157,38 @@ fn numbered_lines(lines: &[&str]) -> bool {
     numbers.is_some_and(|n| n.len() >= 2 && n.windows(2).all(|w| w[1] == w[0] + 1))
 }
 
+/// `text` in the characters a system prints where a web page, a word processor or an input
+/// method set others: no-break spaces as spaces, curly quotes as straight ones (a quoted value
+/// is read as one value only between straight quotes), and a full-width colon after a Latin
+/// letter or digit (`Caused by：`, typed with a Chinese input method) as `: `.
+fn undo_typography(text: &str) -> Cow<'_, str> {
+    const SET: [char; 8] = [
+        '\u{a0}', '\u{2007}', '\u{202f}', '\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}', '：',
+    ];
+    if !text.contains(SET) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut before: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{a0}' | '\u{2007}' | '\u{202f}' => out.push(' '),
+            '\u{2018}' | '\u{2019}' => out.push('\''),
+            '\u{201c}' | '\u{201d}' => out.push('"'),
+            '：' if before.is_some_and(|b| b.is_ascii_alphanumeric()) => {
+                out.push(':');
+                if chars.peek().is_some_and(|n| !n.is_whitespace()) {
+                    out.push(' ');
+                }
+            }
+            c => out.push(c),
+        }
+        before = Some(c);
+    }
+    Cow::Owned(out)
+}
+
 /// `text` with HTML's escapes of `<`, `>`, `"`, `'` and `&` undone, when it has one of the
 /// first four (a page showed a log; `&amp;` alone is also how a URL is written in XML).
 fn unescape_html(text: &str) -> Cow<'_, str> {
@@ -201,6 +237,20 @@ mod tests {
             strip_decorations("kafka-manager_1  | WARN Connection to node 1 failed"),
             "WARN Connection to node 1 failed"
         );
+    }
+
+    #[test]
+    fn typography_is_undone() {
+        assert_eq!(
+            undo_typography(
+                "Caused by：java.sql.SQLException：Can\u{2019}t\u{a0}connect to \u{201c}db\u{201d} \u{2018}x\u{2019}"
+            ),
+            "Caused by: java.sql.SQLException: Can't connect to \"db\" 'x'"
+        );
+        // A full-width colon in Chinese prose stays.
+        for text in ["同步时报错如下：", "plain 'text' \"as printed\"", ""] {
+            assert_eq!(undo_typography(text), text);
+        }
     }
 
     #[test]

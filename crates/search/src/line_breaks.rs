@@ -46,6 +46,7 @@ pub(crate) fn restore_line_breaks(text: &str) -> Cow<'_, str> {
 fn line_starts(line: &str) -> Vec<usize> {
     // Nothing but spaces before: the line already starts there.
     let first = line.len() - line.trim_start().len();
+    let records = repeated_records(line, first);
     let mut starts: Vec<usize> = Vec::new();
     for (at, _) in line.char_indices().filter(|&(at, _)| at > first) {
         let rest = &line[at..];
@@ -54,14 +55,12 @@ fn line_starts(line: &str) -> Vec<usize> {
         let after_word = before.is_some_and(char::is_alphanumeric);
         let starts_here = (after_space && (is_frame_start(rest) || is_more_frames(rest)))
             || (!after_word && (rest.starts_with("Caused by:") || rest.starts_with("Suppressed:")))
-            || (after_space && after_sentence(&line[..at]) && is_exception_start(rest));
+            || (after_space && after_sentence(&line[..at]) && is_exception_start(rest))
+            || records.contains(&at);
         if starts_here {
             starts.push(at);
         }
     }
-    starts.extend(repeated_records(line, first));
-    starts.sort_unstable();
-    starts.dedup();
     starts
 }
 
@@ -78,12 +77,12 @@ fn is_frame_start(rest: &str) -> bool {
     method
         .chars()
         .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
         && method.contains('.')
         && !method.ends_with('.')
-        && method
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '$' | '/' | '<' | '>' | '-'))
+        && method.chars().all(|c| {
+            c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '$' | '/' | '<' | '>' | '-')
+        })
 }
 
 /// Whether the text before ends a sentence, a bracket or a parenthesis (`… failed.`,

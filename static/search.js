@@ -610,6 +610,13 @@
     this.input.setAttribute("aria-expanded", "false");
 
     var run = debounce(function () { self.update(); }, BOX_DELAY_MS);
+    // A one-line field turns a pasted text's line breaks into spaces: search reads the paste
+    // as it was copied for as long as the field still holds it (see `query`).
+    this.pasted = null;
+    this.input.addEventListener("paste", function (e) {
+      var text = e.clipboardData ? e.clipboardData.getData("text/plain") : "";
+      self.pasted = /[\r\n]/.test(text) ? text : null;
+    });
     this.input.addEventListener("focus", function () { self.focused(); });
     this.input.addEventListener("input", run);
     this.input.addEventListener("keydown", function (e) { self.key(e); });
@@ -627,12 +634,16 @@
       if (a) self.activate(a, e);
     });
     form.addEventListener("submit", function (e) {
-      var q = self.input.value;
+      var q = self.query();
       rememberSearch(q);
       if (single) {
         e.preventDefault();
         self.close();
         openSearchSection(q);
+      } else if (q !== self.input.value) {
+        // The search page gets the paste with its lines.
+        e.preventDefault();
+        window.location.href = searchPageUrl(q);
       }
     });
     // This script is loaded on the first focus: catch up with what happened before.
@@ -641,6 +652,14 @@
       else this.focused();
     }
   }
+
+  // What the box searches for: the text as pasted when the field holds it with its line
+  // breaks turned into spaces, else the field's value.
+  SearchBox.prototype.query = function () {
+    var value = this.input.value;
+    var squash = function (s) { return s.replace(/\s+/g, " ").trim(); };
+    return this.pasted && squash(this.pasted) === squash(value) ? this.pasted : value;
+  };
 
   SearchBox.prototype.focused = function () {
     load().catch(function () { /* shown when the user types */ });
@@ -660,14 +679,14 @@
     }
     var i = this.items.indexOf(a);
     if (i >= 0 && this.hits && this.hits[i]) {
-      followed(this.hits[i], this.input.value);
+      followed(this.hits[i], this.query());
       if (single) this.close();
     } else if (a.classList.contains("kbook-search-all")) {
-      rememberSearch(this.input.value);
+      rememberSearch(this.query());
       if (single) {
         if (e) e.preventDefault();
         this.close();
-        openSearchSection(this.input.value);
+        openSearchSection(this.query());
         return;
       }
     }
@@ -729,7 +748,7 @@
 
   SearchBox.prototype.update = function () {
     var self = this;
-    var q = this.input.value;
+    var q = this.query();
     var seq = ++this.seq;
     if (!q.trim()) {
       this.showRecent();

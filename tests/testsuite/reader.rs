@@ -352,6 +352,12 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
         // The search box every page has is one line: the browser joins a pasted trace's lines
         // with spaces, and search reads it as the trace.
         c.tab.wait_for_element("#kbook-q").unwrap().click().unwrap();
+        // A paste is a `paste` event with the clipboard's text, then the text inserted.
+        c.eval(&format!(
+            "(() => {{ const d = new DataTransfer(); d.setData('text/plain', {t}); \
+             document.getElementById('kbook-q').dispatchEvent(new ClipboardEvent('paste', {{clipboardData: d, bubbles: true}})); return true; }})()",
+            t = js(&trace.0)
+        ));
         c.paste(&trace.0);
         assert_eq!(
             c.eval("document.getElementById('kbook-q').value.includes('\\n')"),
@@ -365,6 +371,12 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
             first,
             trace.1.as_str(),
             "first result for the trace pasted into the search box"
+        );
+        // The box searched for the paste with its lines, and hands them to the search page.
+        let all = c.eval("document.querySelector('#kbook-q-results .kbook-search-all').href");
+        assert!(
+            all.as_str().is_some_and(|href| href.contains("%0A")),
+            "the search box lost the paste's lines: {all}"
         );
         c.eval("(() => { const q = document.getElementById('kbook-q'); q.value = ''; q.blur(); return true; })()");
     }

@@ -2,44 +2,33 @@
 //! search `<input>`) turns a pasted trace's line breaks into spaces, and so do many web pages
 //! and chat tools: the whole trace arrives as one line, its frames and causes read as one long
 //! message. They are put back where a printed line began: before a stack frame
-//! (`at org.a.B.m(B.java:12)`), a cause (`Caused by:`, `Suppressed:`), `... 12 more`, and
-//! before each record of a line that starts with a log timestamp and repeats it.
+//! (`at org.a.B.m(B.java:12)`), a cause (`Caused by:`, `Suppressed:`), `... 12 more`, an
+//! exception after a logged message (`…NetworkClient) java.io.IOException: …`), and each log
+//! record (a date and time, then a level).
 
 use std::borrow::Cow;
 
 /// `text` with a line break before each place in a line where a printed line began (see the
 /// module's doc); borrowed when there is none.
 pub(crate) fn restore_line_breaks(text: &str) -> Cow<'_, str> {
-    let mut out: Option<String> = None;
-    for (i, line) in text.split('\n').enumerate() {
-        let starts = line_starts(line);
-        if starts.is_empty() && out.is_none() {
-            continue;
-        }
-        // The lines before this one were kept whole: copy them once.
-        let buf = out.get_or_insert_with(|| {
-            let before: Vec<&str> = text.split('\n').take(i).collect();
-            let mut s = before.join("\n");
-            if i > 0 {
-                s.push('\n');
-            }
-            s
-        });
-        if i > 0 && !buf.is_empty() && !buf.ends_with('\n') {
-            buf.push('\n');
+    let lines: Vec<(&str, Vec<usize>)> = text.split('\n').map(|l| (l, line_starts(l))).collect();
+    if lines.iter().all(|(_, starts)| starts.is_empty()) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    for (i, (line, starts)) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
         }
         let mut from = 0;
-        for at in starts {
-            buf.push_str(line[from..at].trim_end());
-            buf.push('\n');
+        for &at in starts {
+            out.push_str(line[from..at].trim_end());
+            out.push('\n');
             from = at;
         }
-        buf.push_str(&line[from..]);
+        out.push_str(&line[from..]);
     }
-    match out {
-        Some(s) => Cow::Owned(s),
-        None => Cow::Borrowed(text),
-    }
+    Cow::Owned(out)
 }
 
 /// Byte offsets in `line`, after its first word, where a printed line began, in order.
@@ -220,6 +209,11 @@ mod tests {
                 "WARN [Producer clientId=p] Error connecting to node k:9092 (org.apache.kafka.clients.NetworkClient) java.net.UnknownHostException: k"
             ),
             "WARN [Producer clientId=p] Error connecting to node k:9092 (org.apache.kafka.clients.NetworkClient)\njava.net.UnknownHostException: k"
+        );
+        // The other lines, empty ones too, stay as they were.
+        assert_eq!(
+            restore_line_breaks("a\n\nx.Y: b at a.B.c(B.java:1)\n\nend"),
+            "a\n\nx.Y: b\nat a.B.c(B.java:1)\n\nend"
         );
         // Joined without a space, as a field that strips line breaks does.
         assert_eq!(

@@ -1,5 +1,5 @@
 //! What a paste picks up on its way from the log to the search box, around the text as the
-//! system printed it: quote markers of a reply (`> `), the service name Docker Compose
+//! system printed it (and, in `undo_typography`, in place of its characters): quote markers of a reply (`> `), the service name Docker Compose
 //! writes before each line (`kafka_1  | `), the source `kubectl logs --prefix` writes
 //! (`[pod/…/…] `), line numbers of a viewer, HTML escapes of a web page (`&lt;init&gt;`).
 
@@ -8,9 +8,10 @@ use crate::line_breaks::restore_line_breaks;
 use std::borrow::Cow;
 
 /// The text as the system printed it: in its plain characters ([`undo_typography`]), without
-/// what copying added around it ([`strip_decorations`]), with each JSON record read by its values ([`unwrap_json_lines`]),
-/// and with the line breaks it lost put back ([`restore_line_breaks`]; after the records are
-/// read, since a trace inside a JSON string is one line until then).
+/// what copying added around it ([`strip_decorations`]), with each JSON record read by its
+/// values ([`unwrap_json_lines`]), and with the line breaks it lost put back
+/// ([`restore_line_breaks`]; after the records are read, since a trace inside a JSON string
+/// is one line until then).
 pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
     let plain = undo_typography(text);
     let undecorated = match strip_decorations(&plain) {

@@ -1,7 +1,8 @@
 //! What a paste picks up on its way from the log to the search box, around the text as the
-//! system printed it (and, in `undo_typography`, in place of its characters): quote markers of a reply (`> `), the service name Docker Compose
-//! writes before each line (`kafka_1  | `), the source `kubectl logs --prefix` writes
-//! (`[pod/…/…] `), line numbers of a viewer, HTML escapes of a web page (`&lt;init&gt;`).
+//! system printed it: quote markers of a reply (`> `), the service name Docker Compose writes
+//! before each line (`kafka_1  | `), the source `kubectl logs --prefix` writes
+//! (`[pod/…/…] `), line numbers of a viewer, HTML escapes of a web page (`&lt;init&gt;`); and
+//! in place of its characters, a web page's no-break spaces and curly quotes.
 
 use crate::json_lines::unwrap_json_lines;
 use crate::line_breaks::restore_line_breaks;

@@ -153,7 +153,8 @@ type Rewrite = dyn Fn(&str) -> String;
 /// Each must rank and abstain as the plain texts do. Before these forms were read as the
 /// plain text, top-1 was 0.886 (ECS), 0.898 (quoted, syslog) and 0.892 (Compose) against
 /// 0.958, and the HTML-escaped texts were confident 0.271 of the time against 0.349; with
-/// no-break spaces top-1 was 0.928, with curly quotes the confident rate 0.301. Last, the
+/// no-break spaces top-1 was 0.928, with curly quotes the confident rate 0.301, with
+/// zero-width spaces after dots confident precision 0.838. Last, the
 /// texts with their lines joined into one.
 #[test]
 fn pasted_forms_are_read_like_the_plain_text() {
@@ -208,10 +209,11 @@ fn pasted_forms_are_read_like_the_plain_text() {
             .replace('"', "&quot;")
             .replace('\'', "&#x27;")
     };
-    // A web page's no-break spaces and curly quotes, and a colon typed with a Chinese input
-    // method.
+    // A web page's no-break spaces, curly quotes and zero-width spaces after dots, and a
+    // colon typed with a Chinese input method.
     let typeset = |q: &str| {
         q.replace("Caused by: ", "Caused by：")
+            .replace('.', ".\u{200b}")
             .replace(' ', "\u{a0}")
             .replace('\'', "\u{2019}")
             .replace('"', "\u{201d}")

@@ -2,7 +2,8 @@
 //! system printed it: quote markers of a reply (`> `), the service name Docker Compose writes
 //! before each line (`kafka_1  | `), the source `kubectl logs --prefix` writes
 //! (`[pod/…/…] `), line numbers of a viewer, HTML escapes of a web page (`&lt;init&gt;`); and
-//! in place of its characters, a web page's no-break spaces and curly quotes.
+//! in place of its characters, a web page's no-break spaces, curly quotes and zero-width
+//! spaces.
 
 use crate::json_lines::unwrap_json_lines;
 use crate::line_breaks::restore_line_breaks;
@@ -161,11 +162,14 @@ fn numbered_lines(lines: &[&str]) -> bool {
 
 /// `text` in the characters a system prints where a web page, a word processor or an input
 /// method set others: no-break spaces as spaces, curly quotes as straight ones (a quoted value
-/// is read as one value only between straight quotes), and a full-width colon after a Latin
-/// letter or digit (`Caused by：`, typed with a Chinese input method) as `: `.
+/// is read as one value only between straight quotes), a full-width colon after a Latin
+/// letter or digit (`Caused by：`, typed with a Chinese input method) as `: `, and without the
+/// invisible zero-width spaces, word joiners and byte-order marks some pages put inside long
+/// words (`org.\u{200b}apache.\u{200b}flink`), which split them.
 fn undo_typography(text: &str) -> Cow<'_, str> {
-    const SET: [char; 8] = [
+    const SET: [char; 11] = [
         '\u{a0}', '\u{2007}', '\u{202f}', '\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}', '：',
+        '\u{200b}', '\u{2060}', '\u{feff}',
     ];
     if !text.contains(SET) {
         return Cow::Borrowed(text);
@@ -178,6 +182,7 @@ fn undo_typography(text: &str) -> Cow<'_, str> {
             '\u{a0}' | '\u{2007}' | '\u{202f}' => out.push(' '),
             '\u{2018}' | '\u{2019}' => out.push('\''),
             '\u{201c}' | '\u{201d}' => out.push('"'),
+            '\u{200b}' | '\u{2060}' | '\u{feff}' => continue,
             '：' if before.is_some_and(|b| b.is_ascii_alphanumeric()) => {
                 out.push(':');
                 if chars.peek().is_some_and(|n| !n.is_whitespace()) {
@@ -245,7 +250,7 @@ mod tests {
     fn typography_is_undone() {
         assert_eq!(
             undo_typography(
-                "Caused by：java.sql.SQLException：Can\u{2019}t\u{a0}connect to \u{201c}db\u{201d} \u{2018}x\u{2019}"
+                "\u{feff}Caused by：java.\u{200b}sql.\u{200b}SQLException：Can\u{2019}t\u{a0}connect to \u{201c}db\u{201d} \u{2018}x\u{2019}"
             ),
             "Caused by: java.sql.SQLException: Can't connect to \"db\" 'x'"
         );

@@ -15,18 +15,17 @@ use std::borrow::Cow;
 /// ([`restore_line_breaks`]; after the records are read, since a trace inside a JSON string
 /// is one line until then).
 pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
-    let plain = undo_typography(text);
-    let undecorated = match strip_decorations(&plain) {
-        Cow::Owned(stripped) => Cow::Owned(stripped),
-        Cow::Borrowed(_) => plain,
-    };
-    let unwrapped = match unwrap_json_lines(&undecorated) {
-        Cow::Owned(unwrapped) => Cow::Owned(unwrapped),
-        Cow::Borrowed(_) => undecorated,
-    };
-    match restore_line_breaks(&unwrapped) {
-        Cow::Owned(lined) => Cow::Owned(lined),
-        Cow::Borrowed(_) => unwrapped,
+    let text = then(Cow::Borrowed(text), undo_typography);
+    let text = then(text, strip_decorations);
+    let text = then(text, unwrap_json_lines);
+    then(text, restore_line_breaks)
+}
+
+/// `text` after `pass`, still borrowed when no pass changed it.
+fn then<'a>(text: Cow<'a, str>, pass: fn(&str) -> Cow<'_, str>) -> Cow<'a, str> {
+    match pass(&text) {
+        Cow::Owned(changed) => Cow::Owned(changed),
+        Cow::Borrowed(_) => text,
     }
 }
 

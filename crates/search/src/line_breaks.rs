@@ -82,22 +82,14 @@ fn after_sentence(before: &str) -> bool {
     before.trim_end().ends_with(['.', '!', ';', ')', ']', '}'])
 }
 
-/// A qualified exception class and its message (`java.io.IOException: …`): a name with two
-/// dots or more whose last part ends in `Exception` or `Error`, then a colon.
+/// A qualified exception class and its message (`java.io.IOException: …`): an exception line
+/// ([`crate::paste::starts_with_exception`]) whose class has two dots or more and starts with
+/// a lower-case package.
 fn is_exception_start(rest: &str) -> bool {
-    let word = rest.split(char::is_whitespace).next().unwrap_or("");
-    let Some(class) = word.strip_suffix(':') else {
-        return false;
-    };
-    let mut parts = class.rsplit('.');
-    let last = parts.next().unwrap_or("");
-    class.matches('.').count() >= 2
-        && class.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && class
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '$'))
-        && last.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-        && (last.ends_with("Exception") || last.ends_with("Error"))
+    let class = rest.split(':').next().unwrap_or("");
+    crate::paste::starts_with_exception(rest)
+        && class.matches('.').count() >= 2
+        && class.starts_with(|c: char| c.is_ascii_lowercase())
 }
 
 /// `... 12 more`, `... 3 common frames omitted`.

@@ -315,7 +315,7 @@ fn is_english_prose(t: &str) -> bool {
 }
 
 /// `FooException:` / `FooError:` / `Error:` at the start of a line (after optional package).
-fn starts_with_exception(t: &str) -> bool {
+pub(crate) fn starts_with_exception(t: &str) -> bool {
     let head = match t.find(':') {
         Some(i) if i <= 200 => &t[..i],
         _ => return false,

@@ -113,9 +113,15 @@ pub fn propose(
         }
     };
     // A bare class name (`TimeoutException`) says too little: quoted errors need a message.
+    // A question that names an error quotes its message (`How can I resolve the
+    // RuntimeException saying `hbase-default.xml file seems to be for an older version``),
+    // which need not read as an error by itself.
+    let names_error = names_an_error(title);
     let quoted: Vec<&String> = code
         .iter()
-        .filter(|c| looks_like_error(c) && c.trim().contains(' '))
+        .filter(|c| {
+            c.trim().contains(' ') && (looks_like_error(c) || names_error && reads_as_message(c))
+        })
         .collect();
     for c in &quoted {
         add(c, line);
@@ -170,6 +176,30 @@ pub fn propose(
         }
     }
     out
+}
+
+/// Whether a title names an error: an exception class, or the words error or exception.
+fn names_an_error(title: &str) -> bool {
+    let lower = title.to_lowercase();
+    exception_class(title).is_some()
+        || lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| matches!(w, "error" | "exception"))
+        || ["报错", "错误", "异常"].iter().any(|m| title.contains(m))
+}
+
+/// Whether inline code reads as a printed message: at least three words, none of them code
+/// (`=`, brackets, quotes, semicolons: a setting or a statement).
+fn reads_as_message(code: &str) -> bool {
+    let words: Vec<&str> = code.split_whitespace().collect();
+    words.len() >= 3
+        && !code.contains(['=', '(', ')', '{', '}', ';', '\'', '"', '<', '>', '$'])
+        && words
+            .iter()
+            .filter(|w| w.chars().all(char::is_alphabetic))
+            .count()
+            * 2
+            >= words.len()
 }
 
 /// The first double-quoted span of a title (`"…"` or `“…”`).
@@ -427,6 +457,41 @@ mod tests {
             "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver"
         );
         assert!(propose("How do I upgrade?", &[], "Run `make`.\n", "c.md", (1, 1)).is_empty());
+        // A question naming an error quotes its message; a setting or a statement is no
+        // message, and neither is a quoted phrase in a question that names no error.
+        let p = propose(
+            "How can I resolve the RuntimeException saying `hbase-default.xml file seems to be for an older version of HBase`?",
+            &["hbase-default.xml file seems to be for an older version of HBase".to_string()],
+            "x\n",
+            "e.md",
+            (1, 1),
+        );
+        assert_eq!(
+            p[0].0,
+            "hbase-default.xml file seems to be for an older version of HBase"
+        );
+        let setting = "SET 'table.exec.sink.not-null-enforcer' = 'DROP'".to_string();
+        assert!(
+            propose(
+                "How do I avoid the error with `{setting}`?",
+                &[setting],
+                "x\n",
+                "f.md",
+                (1, 1)
+            )
+            .is_empty()
+        );
+        let phrase = "exactly once delivery semantics".to_string();
+        assert!(
+            propose(
+                "How do I get `exactly once delivery semantics`?",
+                &[phrase],
+                "x\n",
+                "g.md",
+                (1, 1)
+            )
+            .is_empty()
+        );
         let p = propose(
             "The job reports an error ConnectException: A slave with the same server_id has connected,What should I do?",
             &[],

@@ -162,10 +162,7 @@ fn bold_paragraphs(body: &str) -> Vec<(usize, usize, String)> {
                     && ok
                     && state == 2
                 {
-                    let end = body[range.end.min(body.len())..]
-                        .find('\n')
-                        .map_or(body.len(), |i| range.end + i + 1);
-                    out.push((start, end, text.trim().to_string()));
+                    out.push((start, line_end(body, range.end), text.trim().to_string()));
                 }
             }
             (_, Some((_, _, _, ok))) => *ok = false,
@@ -291,10 +288,7 @@ fn headings(body: &str) -> Vec<Heading> {
                 if let Some(mut h) = current.take() {
                     h.text = h.text.trim().to_string();
                     // The heading's own line(s), with the newline after them.
-                    h.end = body[range.end.min(body.len())..]
-                        .find('\n')
-                        .map_or(body.len(), |i| range.end + i + 1)
-                        .max(h.end);
+                    h.end = line_end(body, range.end).max(h.end);
                     out.push(h);
                 }
             }
@@ -393,6 +387,16 @@ fn anchor(text: &str) -> String {
         .collect()
 }
 
+/// `at` when it starts a line (pulldown-cmark's range of a block may already end past its
+/// newline), else just past the newline that ends its line: the next line is the answer's.
+fn line_end(text: &str, at: usize) -> usize {
+    let at = at.min(text.len());
+    if at == 0 || text[..at].ends_with('\n') {
+        return at;
+    }
+    text[at..].find('\n').map_or(text.len(), |i| at + i + 1)
+}
+
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }
@@ -456,6 +460,25 @@ mod tests {
         assert_eq!(s.questions[1].body.trim(), "Use the tool.");
         assert!(s.intro.contains("Intro words") && s.intro.contains("More text"));
         assert_eq!(s.questions[1].group.as_deref(), Some("Kafka"));
+    }
+
+    #[test]
+    fn an_answer_right_under_its_question_keeps_its_first_line() {
+        // No blank line between a question and its answer.
+        let body = "## Why is the lag growing?\nBecause the sink is slow.\n\nMore.\n\n## How do I reset offsets?\r\nUse the tool.\n";
+        let s = split(body, false).unwrap();
+        assert_eq!(
+            s.questions[0].body.trim(),
+            "Because the sink is slow.\n\nMore."
+        );
+        assert_eq!(s.questions[0].body_line, 2);
+        assert_eq!(s.questions[1].body.trim(), "Use the tool.");
+        let setext = "Why is the lag growing?\n-----------------------\nBecause.\n\nHow do I reset offsets?\n-----------------------\nUse the tool.\n";
+        let s = split(setext, false).unwrap();
+        assert_eq!(s.questions[0].body.trim(), "Because.");
+        let bold = "**Why is the lag growing?**\n```text\nlag: 100\n```\n\n**How do I reset offsets?**\n\nUse the tool.\n\n**What is a group?**\n\nA name.\n";
+        let s = split(bold, true).unwrap();
+        assert_eq!(s.questions[0].body.trim(), "```text\nlag: 100\n```");
     }
 
     #[test]

@@ -218,7 +218,28 @@ fn pasted_forms_are_read_like_the_plain_text() {
             .replace('\'', "\u{2019}")
             .replace('"', "\u{201d}")
     };
-    let forms: [(&str, &Rewrite); 7] = [
+    // A coloured log piped from a terminal (`kubectl logs … | kbook search --stdin`).
+    let coloured = |q: &str| {
+        q.lines()
+            .map(|l| {
+                let l = l.replacen("ERROR", "\u{1b}[1;31mERROR\u{1b}[0m", 1);
+                if l.contains("Exception") {
+                    format!("\u{1b}[31m{l}\u{1b}[39m")
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // A trace copied out of a log viewer's field or a JSON value: its breaks escaped.
+    let escaped = |q: &str| {
+        q.replace('\\', "\\\\")
+            .replace('"', "\\\"")
+            .replace('\n', "\\n")
+            .replace('\t', "\\t")
+    };
+    let forms: [(&str, &Rewrite); 9] = [
         ("ecs", &ecs),
         ("docker", &docker),
         ("quoted", &quoted),
@@ -226,6 +247,8 @@ fn pasted_forms_are_read_like_the_plain_text() {
         ("syslog", &syslog),
         ("html", &html),
         ("typeset", &typeset),
+        ("coloured", &coloured),
+        ("escaped", &escaped),
     ];
     let dir = tempfile::tempdir().expect("tempdir");
     let plain = eval_site(repo, site.path(), &repo.join("tests/realworld.jsonl"));

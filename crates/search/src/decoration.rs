@@ -1,23 +1,28 @@
 //! What a paste picks up on its way from the log to the search box, around the text as the
 //! system printed it: quote markers of a reply (`> `), the service name Docker Compose writes
 //! before each line (`kafka_1  | `), the source `kubectl logs --prefix` writes
-//! (`[pod/…/…] `), line numbers of a viewer, HTML escapes of a web page (`&lt;init&gt;`); and
-//! in place of its characters, a web page's no-break spaces, curly quotes and zero-width
-//! spaces.
+//! (`[pod/…/…] `), line numbers of a viewer, HTML escapes of a web page (`&lt;init&gt;`); in
+//! place of its characters, a web page's no-break spaces, curly quotes and zero-width
+//! spaces; and a terminal's colours and a string value's escapes ([`crate::escapes`]).
 
+use crate::escapes::{strip_terminal_codes, unescape_string_lines};
 use crate::json_lines::unwrap_json_lines;
 use crate::line_breaks::restore_line_breaks;
 use std::borrow::Cow;
 
-/// The text as the system printed it: in its plain characters ([`undo_typography`]), without
-/// what copying added around it ([`strip_decorations`]), with each JSON record read by its
-/// values ([`unwrap_json_lines`]), and with the line breaks it lost put back
-/// ([`restore_line_breaks`]; after the records are read, since a trace inside a JSON string
-/// is one line until then).
+/// The text as the system printed it: without a terminal's colours
+/// ([`strip_terminal_codes`]), in its plain characters ([`undo_typography`]), without what
+/// copying added around it ([`strip_decorations`]), with each JSON record read by its values
+/// ([`unwrap_json_lines`]) and each escaped string's line breaks read
+/// ([`unescape_string_lines`]; after the records, whose values are unescaped as JSON), and
+/// with the line breaks it lost put back ([`restore_line_breaks`]; after both, since a trace
+/// inside a string is one line until then).
 pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
-    let text = then(Cow::Borrowed(text), undo_typography);
+    let text = then(Cow::Borrowed(text), strip_terminal_codes);
+    let text = then(text, undo_typography);
     let text = then(text, strip_decorations);
     let text = then(text, unwrap_json_lines);
+    let text = then(text, unescape_string_lines);
     then(text, restore_line_breaks)
 }
 

@@ -13,6 +13,7 @@ pub mod analysis;
 pub mod blocks;
 mod book;
 mod decoration;
+mod escapes;
 mod hash;
 mod head;
 mod json_lines;

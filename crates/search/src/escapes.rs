@@ -1,0 +1,225 @@
+//! Escapes a paste carries from where the log was kept or shown: a terminal's control
+//! sequences (the colours of `kubectl logs` or a CI log, piped or downloaded raw), and the
+//! backslash escapes of a string value that held a trace (`"java.sql.SQLException: …\n\tat …"`
+//! copied out of a JSON or logfmt record, or out of a log viewer's field).
+
+use std::borrow::Cow;
+
+const ESC: char = '\u{1b}';
+const BEL: char = '\u{7}';
+
+/// `text` without the terminal's escape sequences (ECMA-48): control sequences (`ESC [ … m`,
+/// colours and cursor moves), operating system commands (`ESC ] … BEL`, a window title) and
+/// two-character escapes (`ESC ( B`). Tabs and line breaks stay: they are the printed text's.
+pub(crate) fn strip_terminal_codes(text: &str) -> Cow<'_, str> {
+    if !text.contains(ESC) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != ESC {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            // Control sequence: parameter and intermediate bytes, then one final byte.
+            Some('[') => {
+                while chars
+                    .next_if(|c| matches!(c, '\u{20}'..='\u{3f}'))
+                    .is_some()
+                {}
+                chars.next_if(|c| matches!(c, '\u{40}'..='\u{7e}'));
+            }
+            // Operating system command: up to BEL or the string terminator `ESC \`.
+            Some(']') => {
+                while let Some(c) = chars.next() {
+                    if c == BEL || (c == ESC && chars.next_if_eq(&'\\').is_some()) {
+                        break;
+                    }
+                }
+            }
+            // Intermediate bytes (a character set designation), then one final byte.
+            Some('\u{20}'..='\u{2f}') => {
+                while chars
+                    .next_if(|c| matches!(c, '\u{20}'..='\u{2f}'))
+                    .is_some()
+                {}
+                chars.next_if(|c| matches!(c, '\u{30}'..='\u{7e}'));
+            }
+            // Any other escape is two characters; a lone ESC at the end is dropped.
+            _ => {}
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `text` with each line that holds an escaped multi-line string (its line breaks written
+/// `\n`) unescaped: `\n`, `\r`, `\t`, `\"`, `\\`, `\/` and `\uXXXX`, as JSON and most
+/// languages write them; other backslashes stay. A line counts when one of its `\n` escapes
+/// is followed by what starts a printed line: anything but a lower-case word (a capital, a
+/// digit, a bracket, another escape), or a lower-case word that starts a trace's line (`at `,
+/// `java.io.IOException:`). `\new`, `\nodes` are a Windows path's. JSON records are read
+/// before this pass (see [`crate::json_lines`]).
+pub(crate) fn unescape_string_lines(text: &str) -> Cow<'_, str> {
+    if !text.contains("\\n") || !text.lines().any(escapes_line_breaks) {
+        return Cow::Borrowed(text);
+    }
+    let lines: Vec<Cow<'_, str>> = text
+        .lines()
+        .map(|line| {
+            if escapes_line_breaks(line) {
+                // A value copied with its quotes: they are the record's, not the message's.
+                let t = line.trim();
+                let value = t
+                    .strip_prefix('"')
+                    .and_then(|v| v.strip_suffix('"'))
+                    .filter(|v| !v.ends_with('\\'))
+                    .unwrap_or(line);
+                Cow::Owned(unescape(value))
+            } else {
+                Cow::Borrowed(line)
+            }
+        })
+        .collect();
+    Cow::Owned(lines.join("\n"))
+}
+
+/// Whether a line writes its line breaks as `\n` escapes (see [`unescape_string_lines`]).
+fn escapes_line_breaks(line: &str) -> bool {
+    let mut rest = line;
+    while let Some(i) = find_escape(rest, 'n') {
+        let after = &rest[i + 2..];
+        let next = after.trim_start_matches(' ');
+        let starts_line = match next.chars().next() {
+            Some(c) if c.is_lowercase() => {
+                next.starts_with("at ") || crate::paste::starts_with_exception(next)
+            }
+            Some(_) => true,
+            None => false,
+        };
+        if starts_line {
+            return true;
+        }
+        rest = after;
+    }
+    false
+}
+
+/// The byte offset of the first `\c` escape in `text` (a backslash not itself escaped).
+fn find_escape(text: &str, c: char) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        if bytes[i] == b'\\' {
+            if char::from(bytes[i + 1]) == c {
+                return Some(i);
+            }
+            // An escaped character (`\\` included) is skipped whole.
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// `line` with its backslash escapes read (see [`unescape_string_lines`]).
+fn unescape(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek().copied() {
+            Some('n') => out.push('\n'),
+            // `\r\n` is one break; a lone `\r` one too.
+            Some('r') => {
+                chars.next();
+                if !(chars.peek() == Some(&'\\') && chars.clone().nth(1) == Some('n')) {
+                    out.push('\n');
+                }
+                continue;
+            }
+            Some('t') => out.push('\t'),
+            Some(q @ ('"' | '\\' | '/')) => out.push(q),
+            Some('u') => {
+                let hex: String = chars.clone().skip(1).take(4).collect();
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(ch) if hex.len() == 4 => {
+                        out.push(ch);
+                        for _ in 0..5 {
+                            chars.next();
+                        }
+                    }
+                    _ => out.push('\\'),
+                }
+                continue;
+            }
+            _ => {
+                out.push('\\');
+                continue;
+            }
+        }
+        chars.next();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_colours_and_titles_go_tabs_stay() {
+        let coloured = "\u{1b}[1;31mERROR\u{1b}[0m\tTask failed\n\u{1b}]0;flink\u{7}\tat a.B.c(B.java:1)\u{1b}(B";
+        assert_eq!(
+            strip_terminal_codes(coloured),
+            "ERROR\tTask failed\n\tat a.B.c(B.java:1)"
+        );
+        assert_eq!(strip_terminal_codes("x\u{1b}]2;t\u{1b}\\y\u{1b}"), "xy");
+        assert!(matches!(
+            strip_terminal_codes("plain\ttext"),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn an_escaped_trace_gets_its_lines_back() {
+        let escaped = r#"java.sql.SQLException: No suitable driver for \"jdbc:x\"\n\tat java.sql.DriverManager.getConnection(DriverManager.java:689)\r\n\tat Foo.\u003cinit\u003e(Foo.java:3)"#;
+        assert_eq!(
+            unescape_string_lines(escaped),
+            "java.sql.SQLException: No suitable driver for \"jdbc:x\"\n\tat java.sql.DriverManager.getConnection(DriverManager.java:689)\n\tat Foo.<init>(Foo.java:3)"
+        );
+        // Only the lines that escape their breaks; a Windows path is no trace.
+        let mixed = "2024-05-01 ERROR x\nCaused by: a.B: y\\n\\tat a.C.d(C.java:1)";
+        assert_eq!(
+            unescape_string_lines(mixed),
+            "2024-05-01 ERROR x\nCaused by: a.B: y\n\tat a.C.d(C.java:1)"
+        );
+        assert_eq!(
+            unescape_string_lines(r#""a.B: x\n\tat a.C.d(C.java:1)""#),
+            "a.B: x\n\tat a.C.d(C.java:1)"
+        );
+        // A line break before a capital, a timestamp or a qualified exception.
+        assert_eq!(
+            unescape_string_lines(r"WARN x (a.B)\n java.io.IOException: y\n2024-05-01 z"),
+            "WARN x (a.B)\n java.io.IOException: y\n2024-05-01 z"
+        );
+        for left in [
+            r"C:\new\nodes\tmp failed",
+            r"Invalid escape \\n in pattern",
+            r"bad \u12 and \x",
+        ] {
+            assert_eq!(unescape_string_lines(left), left);
+        }
+        assert_eq!(
+            unescape_string_lines(r#"error={\n  \"code\": 401,\n  \"msg\": \"no\"\n}"#),
+            "error={\n  \"code\": 401,\n  \"msg\": \"no\"\n}"
+        );
+        // A malformed `\u` escape stays as written.
+        assert_eq!(unescape(r"a\u00zz\n"), "a\\u00zz\n");
+    }
+}

@@ -239,7 +239,25 @@ fn pasted_forms_are_read_like_the_plain_text() {
             .replace('\n', "\\n")
             .replace('\t', "\\t")
     };
-    let forms: [(&str, &Rewrite); 9] = [
+    // Markdown's fence with a language, and the command typed before the output.
+    let fenced = |q: &str| format!("```java\n{q}\n```");
+    let prompted =
+        |q: &str| format!("[flink@tm-1 ~]$ kubectl logs -n flink flink-taskmanager-1-1\n{q}");
+    // A Java exception raised through PyFlink's Py4J bridge: the Python traceback, then
+    // Py4J's line, then the exception after `: ` (so only for texts that start with one).
+    let pyflink = |q: &str| {
+        let starts_with_exception = q
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.ends_with(':') && (w.contains("Exception") || w.contains("Error")));
+        if !starts_with_exception {
+            return q.to_string();
+        }
+        format!(
+            "Traceback (most recent call last):\n  File \"/opt/flink/usrlib/job.py\", line 37, in main\n    t_env.execute_sql(\"INSERT INTO sink_table SELECT id, name FROM source_table\").wait()\n  File \"/opt/flink/opt/python/pyflink.zip/pyflink/table/table_result.py\", line 76, in wait\n  File \"/opt/flink/opt/python/py4j-0.10.9.7-src.zip/py4j/protocol.py\", line 326, in get_return_value\npy4j.protocol.Py4JJavaError: An error occurred while calling o8.await.\n: {q}"
+        )
+    };
+    let forms: [(&str, &Rewrite); 12] = [
         ("ecs", &ecs),
         ("docker", &docker),
         ("quoted", &quoted),
@@ -249,6 +267,9 @@ fn pasted_forms_are_read_like_the_plain_text() {
         ("typeset", &typeset),
         ("coloured", &coloured),
         ("escaped", &escaped),
+        ("fenced", &fenced),
+        ("prompted", &prompted),
+        ("pyflink", &pyflink),
     ];
     let dir = tempfile::tempdir().expect("tempdir");
     let plain = eval_site(repo, site.path(), &repo.join("tests/realworld.jsonl"));

@@ -35,11 +35,20 @@ fn then<'a>(text: Cow<'a, str>, pass: fn(&str) -> Cow<'_, str>) -> Cow<'a, str> 
 }
 
 /// `text` without quote markers, source tags, Compose service names and line numbers before
-/// its lines, and with HTML's escapes of `<`, `>`, `"`, `'` and `&` undone when it has them.
+/// its lines, without Markdown's code fences and the shell commands typed before the output
+/// (`$ kubectl logs …`), without the Python side of a Java exception raised through Py4J
+/// ([`drop_py4j_wrapping`]), and with HTML's escapes of `<`, `>`, `"`, `'` and `&` undone
+/// when it has them.
 fn strip_decorations(text: &str) -> Cow<'_, str> {
     let text = unescape_html(text);
     // Outermost first: a reply quotes what a viewer numbered, which Compose had prefixed.
     let mut lines: Vec<&str> = text.lines().map(after_quote_markers).collect();
+    // What the reader typed or marked up is no printed line, unless it is all there is.
+    let typed = |l: &&str| is_code_fence(l) || is_shell_command(l);
+    if lines.iter().any(|l| has_words(l) && !typed(l)) {
+        lines.retain(|l| !typed(l));
+    }
+    drop_py4j_wrapping(&mut lines);
     if numbered_lines(&lines) {
         for line in &mut lines {
             *line = line_number(line).map_or(*line, |(_, rest)| rest);
@@ -60,7 +69,7 @@ fn strip_decorations(text: &str) -> Cow<'_, str> {
         }
     }
     let kept: usize = lines.iter().map(|l| l.len()).sum();
-    if kept != text.lines().map(str::len).sum::<usize>() {
+    if lines.len() != text.lines().count() || kept != text.lines().map(str::len).sum::<usize>() {
         return Cow::Owned(lines.join("\n"));
     }
     text
@@ -126,6 +135,67 @@ fn common_source_tag<'a>(lines: &[&'a str]) -> Option<&'a str> {
         .collect::<Option<Vec<_>>>()?;
     let first = *tags.first()?;
     (tags.len() >= 2 && tags.iter().all(|t| *t == first)).then_some(first)
+}
+
+/// Python's side of a Java exception raised through Py4J (PyFlink, PySpark): the Python
+/// traceback, then `py4j.protocol.Py4JJavaError: An error occurred while calling o8.await.`
+/// and the Java exception after a `: `. The traceback and that line are the bridge's, the
+/// same for every error; the Java exception is what the system printed.
+fn drop_py4j_wrapping(lines: &mut Vec<&str>) {
+    const PY4J: &str = "py4j.protocol.Py4JJavaError: An error occurred while calling ";
+    while let Some(at) = lines.iter().position(|l| l.trim_start().starts_with(PY4J)) {
+        let Some(java) = lines
+            .get(at + 1)
+            .and_then(|l| l.strip_prefix(": "))
+            .filter(|rest| crate::paste::starts_with_exception(rest))
+        else {
+            break;
+        };
+        lines[at + 1] = java;
+        let from = lines[..at]
+            .iter()
+            .rposition(|l| {
+                l.trim_start()
+                    .starts_with("Traceback (most recent call last)")
+            })
+            .unwrap_or(at);
+        lines.drain(from..=at);
+    }
+}
+
+/// A Markdown code fence: three or more backticks or tildes and at most a language name.
+fn is_code_fence(line: &str) -> bool {
+    let t = line.trim();
+    let fence = t
+        .bytes()
+        .take_while(|&b| b == b'`')
+        .count()
+        .max(t.bytes().take_while(|&b| b == b'~').count());
+    fence >= 3
+        && t[fence..]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'-' | b'.'))
+}
+
+/// A shell command with its prompt: `$ …`, or a prompt naming the user and host
+/// (`[flink@tm-1 ~]$ …`, `root@tm-1:/opt/flink# …`).
+fn is_shell_command(line: &str) -> bool {
+    let t = line.trim_start();
+    if t.starts_with("$ ") {
+        return true;
+    }
+    let prompt = if t.starts_with('[') {
+        t.find(']').map(|i| &t[..=i])
+    } else {
+        t.split_whitespace().next()
+    };
+    let Some(prompt) = prompt else {
+        return false;
+    };
+    let after = &t[prompt.len()..];
+    let ends = prompt.ends_with(['$', '#']) || after.starts_with(['$', '#']);
+    let after = after.trim_start_matches(['$', '#']);
+    prompt.contains('@') && ends && after.starts_with(' ') && has_words(after)
 }
 
 fn has_words(line: &str) -> bool {
@@ -228,11 +298,31 @@ mod tests {
         assert_eq!(strip_decorations(quoted), trace);
         let compose = "jobmanager_1  | java.sql.SQLException: No suitable driver\njobmanager_1  | \tat java.sql.DriverManager.getConnection(DriverManager.java:689)";
         assert_eq!(strip_decorations(compose), trace);
-        let numbered = "```\n  7  java.sql.SQLException: No suitable driver\n  8  \tat java.sql.DriverManager.getConnection(DriverManager.java:689)\n```";
+        let numbered = "```java\n  7  java.sql.SQLException: No suitable driver\n  8  \tat java.sql.DriverManager.getConnection(DriverManager.java:689)\n```";
         assert_eq!(
             strip_decorations(numbered),
-            "```\njava.sql.SQLException: No suitable driver\nat java.sql.DriverManager.getConnection(DriverManager.java:689)\n```"
+            "java.sql.SQLException: No suitable driver\nat java.sql.DriverManager.getConnection(DriverManager.java:689)"
         );
+        // The command typed before the output, and Py4J's `: ` before the Java exception.
+        for typed in [
+            "$ ./bin/flink run -py job.py",
+            "[flink@tm-1 ~]$ kubectl logs tm-1",
+            "root@tm-1:/opt/flink# ./bin/flink run x.jar",
+        ] {
+            assert_eq!(strip_decorations(&format!("{typed}\n{trace}")), trace);
+        }
+        let pyflink = format!(
+            "Traceback (most recent call last):\n  File \"/opt/job.py\", line 41, in <module>\n    t_env.execute_sql(\"INSERT INTO t SELECT 1\").wait()\npy4j.protocol.Py4JJavaError: An error occurred while calling o8.await.\n: {trace}"
+        );
+        assert_eq!(strip_decorations(&pyflink), trace);
+        // Not followed by the Java exception, the line stays.
+        let alone = "py4j.protocol.Py4JJavaError: An error occurred while calling o8.await.";
+        assert_eq!(strip_decorations(alone), alone);
+        // Alone, a command is the query; a `#` line of a JVM crash log is printed text.
+        assert_eq!(strip_decorations("$ flink run x.jar"), "$ flink run x.jar");
+        let crash =
+            "# A fatal error has been detected by the Java Runtime Environment:\n#  SIGSEGV (0xb)";
+        assert_eq!(strip_decorations(crash), crash);
         assert_eq!(
             strip_decorations("at Foo.&lt;init&gt;(Foo.java:3) &quot;x&quot; a&amp;b"),
             "at Foo.<init>(Foo.java:3) \"x\" a&b"

@@ -8,6 +8,7 @@
 use crate::escapes::{strip_terminal_codes, unescape_string_lines};
 use crate::json_lines::unwrap_json_lines;
 use crate::line_breaks::restore_line_breaks;
+use crate::long_log::focus_long_log;
 use std::borrow::Cow;
 
 /// The text as the system printed it: without a terminal's colours
@@ -16,14 +17,16 @@ use std::borrow::Cow;
 /// ([`unwrap_json_lines`]) and each escaped string's line breaks read
 /// ([`unescape_string_lines`]; after the records, whose values are unescaped as JSON), and
 /// with the line breaks it lost put back ([`restore_line_breaks`]; after both, since a trace
-/// inside a string is one line until then).
+/// inside a string is one line until then); a whole log, by its records that report trouble
+/// ([`focus_long_log`]; last, when its records are lines).
 pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
     let text = then(Cow::Borrowed(text), strip_terminal_codes);
     let text = then(text, undo_typography);
     let text = then(text, strip_decorations);
     let text = then(text, unwrap_json_lines);
     let text = then(text, unescape_string_lines);
-    then(text, restore_line_breaks)
+    let text = then(text, restore_line_breaks);
+    then(text, focus_long_log)
 }
 
 /// `text` after `pass`, still borrowed when no pass changed it.

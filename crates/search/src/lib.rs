@@ -19,6 +19,7 @@ mod head;
 mod json_lines;
 mod lazy;
 mod line_breaks;
+mod long_log;
 mod pack;
 pub mod paste;
 mod query;

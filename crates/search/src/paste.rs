@@ -42,7 +42,8 @@ pub struct Paste<'a> {
     pub root_cause: Option<usize>,
 }
 
-/// Lines beyond this are ignored (a paste this long is a whole log; its head carries the error).
+/// Lines beyond this are ignored (a whole log is first read by its records that report
+/// trouble, see [`crate::long_log`]).
 const MAX_LINES: usize = 4000;
 
 const LEVELS: [&str; 11] = [
@@ -57,7 +58,7 @@ pub(crate) fn is_level(word: &str) -> bool {
 
 /// A timestamp-like token: digits with date/time separators (`2021-04-08`, `10:13:11,214`,
 /// `2021-04-08T10:13:11.214Z`).
-fn is_timestamp(word: &str) -> bool {
+pub(crate) fn is_timestamp(word: &str) -> bool {
     let w = word.trim_end_matches([',', ':']);
     let digits = w.bytes().filter(u8::is_ascii_digit).count();
     digits >= 2

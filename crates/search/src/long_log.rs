@@ -1,0 +1,196 @@
+//! A whole log piped or pasted (`kubectl logs tm-1 | kbook search --stdin`): hundreds of
+//! routine records around the few that report the failure. Their words would outweigh the
+//! error's, so a long log is read by its records that report something going wrong.
+
+use crate::paste::{is_level, is_timestamp};
+use std::borrow::Cow;
+
+/// A paste of at least this many lines is a log, not an excerpt: the excerpts people paste
+/// (every labelled real-world text) have at most 18.
+const LONG_LOG: usize = 40;
+
+/// Words of a record that reports something going wrong, in any letter case.
+const TROUBLE: [&str; 14] = [
+    "exception",
+    "error",
+    "fail",
+    "caused by",
+    "refused",
+    "denied",
+    "timed out",
+    "timeout",
+    "cannot",
+    "unable",
+    "错误",
+    "失败",
+    "异常",
+    "超时",
+];
+
+#[derive(Clone, Copy, PartialEq)]
+enum Level {
+    /// TRACE, DEBUG, INFO, NOTICE.
+    Routine,
+    /// WARN, WARNING.
+    Warning,
+    /// ERROR, SEVERE, FATAL, CRITICAL.
+    Error,
+    /// A timestamp and no level.
+    Unknown,
+}
+
+/// `text` without the records of a long log that are not its worst: each record (a line that
+/// starts with a timestamp or a level, and the lines after it without one, a trace included)
+/// is ranked by what it reports: an error level or an exception (Flink logs a task's failure
+/// and its trace at INFO), else a warning, else words of trouble (`failed`, `refused`,
+/// `超时`), else nothing; the records of the highest rank any record has are kept, with the
+/// lines before the first record. A short text, and a log whose records all rank the same,
+/// stay as they are.
+pub(crate) fn focus_long_log(text: &str) -> Cow<'_, str> {
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.iter().filter(|l| !l.trim().is_empty()).count() < LONG_LOG {
+        return Cow::Borrowed(text);
+    }
+    // (first line, end, level) of each record; the lines before the first one are kept.
+    let mut records: Vec<(usize, usize, Level)> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(level) = record_level(line) {
+            records.push((i, i + 1, level));
+        } else if let Some(last) = records.last_mut() {
+            last.1 = i + 1;
+        }
+    }
+    let rank = |&(from, to, level): &(usize, usize, Level)| {
+        let text = &lines[from..to];
+        if level == Level::Error || text.iter().any(|l| has_exception(l)) {
+            3
+        } else if level == Level::Warning {
+            2
+        } else if text.iter().any(|l| reports_trouble(l)) {
+            1
+        } else {
+            0
+        }
+    };
+    let ranks: Vec<u8> = records.iter().map(rank).collect();
+    let (Some(&top), Some(&bottom)) = (ranks.iter().max(), ranks.iter().min()) else {
+        return Cow::Borrowed(text);
+    };
+    if top == bottom {
+        return Cow::Borrowed(text);
+    }
+    let first = records.first().map_or(lines.len(), |r| r.0);
+    let mut out: Vec<&str> = lines[..first].to_vec();
+    for (r, _) in records.iter().zip(&ranks).filter(|(_, k)| **k == top) {
+        out.extend_from_slice(&lines[r.0..r.1]);
+    }
+    Cow::Owned(out.join("\n"))
+}
+
+/// The level of the record `line` starts, or `None` when it starts none (a continuation: a
+/// frame, a message's second line). A record starts with a timestamp (`2024-05-01`,
+/// `[2024-05-01`) or a level word; its level is the first level word among its first words.
+fn record_level(line: &str) -> Option<Level> {
+    let word = |w: &str| w.trim_matches(['[', ']', '(', ')', ':']).to_string();
+    let mut words = line.split_whitespace().map(word);
+    let first = words.next()?;
+    let starts = is_timestamp(&first) || is_level(&first);
+    if !starts {
+        return None;
+    }
+    let level = std::iter::once(first)
+        .chain(words.take(7))
+        .find(|w| is_level(w));
+    Some(match level.as_deref() {
+        Some("TRACE" | "DEBUG" | "INFO" | "NOTICE") => Level::Routine,
+        Some("WARN" | "WARNING") => Level::Warning,
+        Some(_) => Level::Error,
+        None => Level::Unknown,
+    })
+}
+
+/// An exception class (`java.io.IOException:`, `SQLException`), a `Caused by:` or a frame.
+fn has_exception(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("Caused by:")
+        || (t.starts_with("at ") && t.contains('('))
+        || line.split_whitespace().any(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+            w.len() > 9 && (w.ends_with("Exception") || w.ends_with("Error"))
+        })
+}
+
+fn reports_trouble(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    TROUBLE.iter().any(|w| lower.contains(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn routine(n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| {
+                format!("2024-05-01 10:00:{:02},000 INFO  o.a.f.r.c.CheckpointCoordinator [] - Completed checkpoint {i} for job 3f2a.", i % 60)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_long_log_is_read_by_its_troubled_records() {
+        let mut log = vec!["$ cat taskmanager.log".to_string()];
+        log.extend(routine(50));
+        log.push("2024-05-01 10:01:00,000 INFO  o.a.f.r.t.Task [] - Sink (1/1) switched from RUNNING to FAILED with failure cause:".into());
+        log.push("java.sql.SQLException: No suitable driver".into());
+        log.push("\tat java.sql.DriverManager.getConnection(DriverManager.java:689)".into());
+        log.extend(routine(10));
+        log.push("[2024-05-01 10:02:00,000] WARN [Producer clientId=p1] Connection to node 1 could not be established.".into());
+        log.extend(routine(5));
+        let text = log.join("\n");
+        // The failure and its trace, not the warning after it.
+        assert_eq!(
+            focus_long_log(&text),
+            [
+                "$ cat taskmanager.log",
+                log[51].as_str(),
+                "java.sql.SQLException: No suitable driver",
+                "\tat java.sql.DriverManager.getConnection(DriverManager.java:689)",
+            ]
+            .join("\n")
+        );
+        // Without them, the warning; without it, the records with words of trouble.
+        let warned: Vec<&str> = log
+            .iter()
+            .map(String::as_str)
+            .filter(|l| {
+                !l.contains("SQLException") && !l.contains("DriverManager") && !l.contains("FAILED")
+            })
+            .collect();
+        assert_eq!(
+            focus_long_log(&warned.join("\n")),
+            ["$ cat taskmanager.log", log[64].as_str()].join("\n")
+        );
+        let mut troubled = routine(45);
+        troubled.push("2024-05-01 10:03:00 INFO  o.a.f.r.e.ExecutionGraph [] - Job 3f2a switched from state RUNNING to FAILING: connection refused".into());
+        assert_eq!(focus_long_log(&troubled.join("\n")), troubled[45]);
+    }
+
+    #[test]
+    fn short_texts_and_logs_without_trouble_stay() {
+        let short = routine(39).join("\n");
+        assert!(matches!(focus_long_log(&short), Cow::Borrowed(_)));
+        let quiet = routine(100).join("\n");
+        assert!(matches!(focus_long_log(&quiet), Cow::Borrowed(_)));
+        // Every record in trouble: nothing to leave out.
+        let mut loud = routine(0);
+        for i in 0..45 {
+            loud.push(format!(
+                "2024-05-01 10:00:{:02} ERROR x - Failed {i}",
+                i % 60
+            ));
+        }
+        let loud = loud.join("\n");
+        assert!(matches!(focus_long_log(&loud), Cow::Borrowed(_)));
+    }
+}

@@ -113,15 +113,9 @@ pub fn propose(
         }
     };
     // A bare class name (`TimeoutException`) says too little: quoted errors need a message.
-    // A question that names an error quotes its message (`How can I resolve the
-    // RuntimeException saying `hbase-default.xml file seems to be for an older version``),
-    // which need not read as an error by itself.
-    let names_error = names_an_error(title);
     let quoted: Vec<&String> = code
         .iter()
-        .filter(|c| {
-            c.trim().contains(' ') && (looks_like_error(c) || names_error && reads_as_message(c))
-        })
+        .filter(|c| looks_like_error(c) && c.trim().contains(' '))
         .collect();
     for c in &quoted {
         add(c, line);
@@ -137,6 +131,13 @@ pub fn propose(
             add(&without_question_tail(&title[at..]), line);
         } else if let Some(quote) = reported_error(title) {
             add(&quote, line);
+        } else if names_an_error(title) {
+            // A question that names an error quotes its message (`How can I resolve the
+            // RuntimeException saying `hbase-default.xml file seems to be for an older
+            // version``), which need not read as an error by itself.
+            for c in code.iter().filter(|c| reads_as_message(c)) {
+                add(c, line);
+            }
         }
     }
     let mut block: Option<(String, usize)> = None;
@@ -189,11 +190,13 @@ fn names_an_error(title: &str) -> bool {
 }
 
 /// Whether inline code reads as a printed message: at least three words, none of them code
-/// (`=`, brackets, quotes, semicolons: a setting or a statement).
+/// (`=`, brackets, quotes, semicolons, `*`, `|`: a setting, a statement or a pipeline).
 fn reads_as_message(code: &str) -> bool {
     let words: Vec<&str> = code.split_whitespace().collect();
     words.len() >= 3
-        && !code.contains(['=', '(', ')', '{', '}', ';', '\'', '"', '<', '>', '$'])
+        && !code.contains([
+            '=', '(', ')', '{', '}', '[', ']', ';', '\'', '"', '<', '>', '$', '*', '|',
+        ])
         && words
             .iter()
             .filter(|w| w.chars().all(char::is_alphabetic))
@@ -471,15 +474,20 @@ mod tests {
             "hbase-default.xml file seems to be for an older version of HBase"
         );
         let setting = "SET 'table.exec.sink.not-null-enforcer' = 'DROP'".to_string();
+        let title = format!("How do I avoid the error with `{setting}`?");
+        assert!(propose(&title, &[setting], "x\n", "f.md", (1, 1)).is_empty());
+        // The title's own exception stays the proposal; a command quoted beside it is none.
+        let p = propose(
+            "How do I fix java.net.ConnectException: Connection refused when running `flink run my job`?",
+            &["flink run my job".to_string()],
+            "x\n",
+            "h.md",
+            (1, 1),
+        );
+        assert_eq!(p.len(), 1);
         assert!(
-            propose(
-                "How do I avoid the error with `{setting}`?",
-                &[setting],
-                "x\n",
-                "f.md",
-                (1, 1)
-            )
-            .is_empty()
+            p[0].0
+                .starts_with("java.net.ConnectException: Connection refused")
         );
         let phrase = "exactly once delivery semantics".to_string();
         assert!(

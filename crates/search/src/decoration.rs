@@ -25,6 +25,8 @@ pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
     let text = then(text, strip_decorations);
     let text = then(text, unwrap_json_lines);
     let text = then(text, unescape_string_lines);
+    // Colours written as `\u001b` in a JSON or escaped value are real escapes only now.
+    let text = then(text, strip_terminal_codes);
     let text = then(text, restore_line_breaks);
     then(text, focus_long_log)
 }
@@ -51,7 +53,6 @@ fn strip_decorations(text: &str) -> Cow<'_, str> {
     if lines.iter().any(|l| has_words(l) && !typed(l)) {
         lines.retain(|l| !typed(l));
     }
-    drop_py4j_wrapping(&mut lines);
     if numbered_lines(&lines) {
         for line in &mut lines {
             *line = line_number(line).map_or(*line, |(_, rest)| rest);
@@ -71,6 +72,8 @@ fn strip_decorations(text: &str) -> Cow<'_, str> {
             }
         }
     }
+    // After the prefixes: Compose or kubectl may have printed Py4J's lines.
+    drop_py4j_wrapping(&mut lines);
     let kept: usize = lines.iter().map(|l| l.len()).sum();
     if lines.len() != text.lines().count() || kept != text.lines().map(str::len).sum::<usize>() {
         return Cow::Owned(lines.join("\n"));
@@ -166,7 +169,8 @@ fn drop_py4j_wrapping(lines: &mut Vec<&str>) {
     }
 }
 
-/// A Markdown code fence: three or more backticks or tildes and at most a language name.
+/// A Markdown code fence: three or more backticks or tildes and at most a language name
+/// (` ```java`, ` ``` java`).
 fn is_code_fence(line: &str) -> bool {
     let t = line.trim();
     let fence = t
@@ -176,6 +180,7 @@ fn is_code_fence(line: &str) -> bool {
         .max(t.bytes().take_while(|&b| b == b'~').count());
     fence >= 3
         && t[fence..]
+            .trim_start()
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'-' | b'.'))
 }
@@ -318,6 +323,9 @@ mod tests {
             "Traceback (most recent call last):\n  File \"/opt/job.py\", line 41, in <module>\n    t_env.execute_sql(\"INSERT INTO t SELECT 1\").wait()\npy4j.protocol.Py4JJavaError: An error occurred while calling o8.await.\n: {trace}"
         );
         assert_eq!(strip_decorations(&pyflink), trace);
+        let composed: Vec<String> = pyflink.lines().map(|l| format!("jm_1  | {l}")).collect();
+        assert_eq!(strip_decorations(&composed.join("\n")), trace);
+        assert_eq!(strip_decorations(&format!("``` java\n{trace}\n```")), trace);
         // Not followed by the Java exception, the line stays.
         let alone = "py4j.protocol.Py4JJavaError: An error occurred while calling o8.await.";
         assert_eq!(strip_decorations(alone), alone);

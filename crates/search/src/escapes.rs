@@ -22,18 +22,21 @@ pub(crate) fn strip_terminal_codes(text: &str) -> Cow<'_, str> {
             out.push(c);
             continue;
         }
-        match chars.next() {
+        match chars.peek().copied() {
             // Control sequence: parameter and intermediate bytes, then one final byte.
             Some('[') => {
+                chars.next();
                 while chars
                     .next_if(|c| matches!(c, '\u{20}'..='\u{3f}'))
                     .is_some()
                 {}
                 chars.next_if(|c| matches!(c, '\u{40}'..='\u{7e}'));
             }
-            // Operating system command: up to BEL or the string terminator `ESC \`.
+            // Operating system command: up to BEL or the string terminator `ESC \`, and
+            // never past the line (an unterminated one would take the rest of the paste).
             Some(']') => {
-                while let Some(c) = chars.next() {
+                chars.next();
+                while let Some(c) = chars.next_if(|c| *c != '\n') {
                     if c == BEL || (c == ESC && chars.next_if_eq(&'\\').is_some()) {
                         break;
                     }
@@ -47,7 +50,11 @@ pub(crate) fn strip_terminal_codes(text: &str) -> Cow<'_, str> {
                 {}
                 chars.next_if(|c| matches!(c, '\u{30}'..='\u{7e}'));
             }
-            // Any other escape is two characters; a lone ESC at the end is dropped.
+            // A two-character escape; a lone ESC before a tab, a line break or the end
+            // goes alone.
+            Some('\u{40}'..='\u{7e}') => {
+                chars.next();
+            }
             _ => {}
         }
     }
@@ -57,10 +64,10 @@ pub(crate) fn strip_terminal_codes(text: &str) -> Cow<'_, str> {
 /// `text` with each line that holds an escaped multi-line string (its line breaks written
 /// `\n`) unescaped: `\n`, `\r`, `\t`, `\"`, `\\`, `\/` and `\uXXXX`, as JSON and most
 /// languages write them; other backslashes stay. A line counts when one of its `\n` escapes
-/// is followed by what starts a printed line: anything but a lower-case word (a capital, a
-/// digit, a bracket, another escape), or a lower-case word that starts a trace's line (`at `,
-/// `java.io.IOException:`). `\new`, `\nodes` are a Windows path's. JSON records are read
-/// before this pass (see [`crate::json_lines`]).
+/// is followed by what starts a printed line: not a lower-case word other than `at ` or an
+/// exception (`java.io.IOException:`), not a quote, a closing bracket or a regex operator.
+/// `\new`, `C:\tmp\n1\x`, `'\n'` and `[^\n]` are a path's, a DDL's, a regex's. JSON records
+/// are read before this pass (see [`crate::json_lines`]).
 pub(crate) fn unescape_string_lines(text: &str) -> Cow<'_, str> {
     if !text.contains("\\n") || !text.lines().any(escapes_line_breaks) {
         return Cow::Borrowed(text);
@@ -91,10 +98,19 @@ fn escapes_line_breaks(line: &str) -> bool {
     while let Some(i) = find_escape(rest, 'n') {
         let after = &rest[i + 2..];
         let next = after.trim_start_matches(' ');
+        // What a printed line starts with; not what follows a `\n` inside a quoted value,
+        // a regex or a path (`'\n'` in a DDL, `[^\n]+`, `C:\tmp\n1\x`), nor a lower-case
+        // word other than `at ` or an exception (`\new`, `\nodes`).
         let starts_line = match next.chars().next() {
             Some(c) if c.is_lowercase() => {
                 next.starts_with("at ") || crate::paste::starts_with_exception(next)
             }
+            Some(c) if c.is_ascii_digit() => {
+                let run = next.trim_start_matches(|c: char| c.is_ascii_digit());
+                !run.is_empty() && !run.starts_with('\\')
+            }
+            Some('.') => next.starts_with("..."),
+            Some('\'' | '"' | ']' | ')' | '^' | '*' | '+' | '?') => false,
             Some(_) => true,
             None => false,
         };
@@ -180,6 +196,11 @@ mod tests {
             "ERROR\tTask failed\n\tat a.B.c(B.java:1)"
         );
         assert_eq!(strip_terminal_codes("x\u{1b}]2;t\u{1b}\\y\u{1b}"), "xy");
+        // An unterminated title stops at the line; a lone ESC keeps the break after it.
+        assert_eq!(
+            strip_terminal_codes("\u{1b}]0;title\nERROR x\u{1b}\n\tat a.B.c(B.java:1)"),
+            "\nERROR x\n\tat a.B.c(B.java:1)"
+        );
         assert!(matches!(
             strip_terminal_codes("plain\ttext"),
             Cow::Borrowed(_)
@@ -209,6 +230,9 @@ mod tests {
             "WARN x (a.B)\n java.io.IOException: y\n2024-05-01 z"
         );
         for left in [
+            r"FIELDS TERMINATED BY '\t' LINES TERMINATED BY '\n' STORED AS TEXTFILE",
+            r"Invalid regex [^\n]+\s",
+            r"FileNotFoundException: C:\tmp\n1\data.csv",
             r"C:\new\nodes\tmp failed",
             r"Invalid escape \\n in pattern",
             r"bad \u12 and \x",

@@ -94,7 +94,9 @@ fn record_level(line: &str) -> Option<Level> {
     let word = |w: &str| w.trim_matches(['[', ']', '(', ')', ':']).to_string();
     let mut words = line.split_whitespace().map(word);
     let first = words.next()?;
-    let starts = is_timestamp(&first) || is_level(&first);
+    // A date or a time of day, not any number with dots and colons (`10.0.0.1:9092`, a
+    // broker listed on a message's second line).
+    let starts = (is_timestamp(&first) && is_date_or_time(&first)) || is_level(&first);
     if !starts {
         return None;
     }
@@ -109,20 +111,56 @@ fn record_level(line: &str) -> Option<Level> {
     })
 }
 
-/// An exception class (`java.io.IOException:`, `SQLException`), a `Caused by:` or a frame.
+/// `2024-05-01`, `2024/05/01` or `10:00:00` in a word.
+fn is_date_or_time(word: &str) -> bool {
+    let b = word.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    (0..b.len()).any(|i| {
+        (digits(i..i + 4) && matches!(b.get(i + 4), Some(b'-' | b'/')) && digits(i + 5..i + 7))
+            || (digits(i..i + 2)
+                && b.get(i + 2) == Some(&b':')
+                && digits(i + 3..i + 5)
+                && b.get(i + 5) == Some(&b':')
+                && digits(i + 6..i + 8))
+    })
+}
+
+/// An exception printed: a class with its message (`java.io.IOException: …`, Python's
+/// `KeyError: 'id'`), a qualified class (`org.apache.flink.FooException`), `Caused by:`, a
+/// Java frame or a Python traceback. A JVM option (`-XX:+HeapDumpOnOutOfMemoryError`) is not.
 fn has_exception(line: &str) -> bool {
     let t = line.trim_start();
     t.starts_with("Caused by:")
+        || t.starts_with("Traceback (most recent call last)")
         || (t.starts_with("at ") && t.contains('('))
         || line.split_whitespace().any(|w| {
-            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
-            w.len() > 9 && (w.ends_with("Exception") || w.ends_with("Error"))
+            let class = w.trim_end_matches([':', ',', ';', ')']);
+            let named = class.ends_with("Exception") || class.ends_with("Error");
+            let identifier = class.starts_with(|c: char| c.is_ascii_alphabetic())
+                && class
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '$' | '_'));
+            named && identifier && (w.ends_with(':') || class.contains('.'))
         })
 }
 
+/// Words of trouble, as words (`failed`, not `failover`); CJK ones as written.
 fn reports_trouble(line: &str) -> bool {
     let lower = line.to_lowercase();
-    TROUBLE.iter().any(|w| lower.contains(w))
+    let words = || lower.split(|c: char| !c.is_alphanumeric());
+    TROUBLE.iter().any(|t| {
+        if t.is_ascii() {
+            t.contains(' ') && lower.contains(t)
+                || words().any(|w| {
+                    w == *t
+                        || w.strip_prefix(t)
+                            .is_some_and(|r| matches!(r, "s" | "ed" | "ure" | "ures" | "ing"))
+                })
+        } else {
+            lower.contains(t)
+        }
+    })
 }
 
 #[cfg(test)]
@@ -174,6 +212,28 @@ mod tests {
         let mut troubled = routine(45);
         troubled.push("2024-05-01 10:03:00 INFO  o.a.f.r.e.ExecutionGraph [] - Job 3f2a switched from state RUNNING to FAILING: connection refused".into());
         assert_eq!(focus_long_log(&troubled.join("\n")), troubled[45]);
+    }
+
+    #[test]
+    fn what_is_an_exception_and_what_starts_a_record() {
+        assert!(has_exception("KeyError: 'id'"));
+        assert!(has_exception("x org.apache.flink.FooException"));
+        assert!(!has_exception(
+            "INFO x -     -XX:+HeapDumpOnOutOfMemoryError"
+        ));
+        assert!(record_level("10.0.0.1:9092 (id: 1 rack: null)").is_none());
+        assert!(record_level("2024/05/01 10:00:00 x").is_some());
+        assert!(reports_trouble("Job failed") && !reports_trouble("failover strategy region"));
+    }
+
+    #[test]
+    fn forty_lines_make_a_log() {
+        let mut log = routine(38);
+        log.push("2024-05-01 10:01:00,000 ERROR x - Task failed: java.io.IOException: y".into());
+        let focused = log[38].clone();
+        assert!(matches!(focus_long_log(&log.join("\n")), Cow::Borrowed(_)));
+        log.insert(0, routine(1)[0].clone());
+        assert_eq!(focus_long_log(&log.join("\n")), focused);
     }
 
     #[test]

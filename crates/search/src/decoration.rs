@@ -3,9 +3,11 @@
 //! before each line (`kafka_1  | `), the source `kubectl logs --prefix` writes
 //! (`[pod/…/…] `), line numbers of a viewer, HTML escapes of a web page (`&lt;init&gt;`); in
 //! place of its characters, a web page's no-break spaces, curly quotes and zero-width
-//! spaces; and a terminal's colours and a string value's escapes ([`crate::escapes`]).
+//! spaces; a terminal's colours and a string value's escapes ([`crate::escapes`]); and
+//! lines broken at a fixed width ([`crate::hard_wraps`]).
 
 use crate::escapes::{strip_terminal_codes, unescape_string_lines};
+use crate::hard_wraps::join_hard_wraps;
 use crate::json_lines::unwrap_json_lines;
 use crate::line_breaks::restore_line_breaks;
 use crate::long_log::focus_long_log;
@@ -13,7 +15,9 @@ use std::borrow::Cow;
 
 /// The text as the system printed it: without a terminal's colours
 /// ([`strip_terminal_codes`]), in its plain characters ([`undo_typography`]), without what
-/// copying added around it ([`strip_decorations`]), with each JSON record read by its values
+/// copying added around it ([`strip_decorations`]), with the lines a mail client or a
+/// terminal broke at its width joined ([`join_hard_wraps`]; after the quote markers a reply
+/// puts before each piece), with each JSON record read by its values
 /// ([`unwrap_json_lines`]) and each escaped string's line breaks read
 /// ([`unescape_string_lines`]; after the records, whose values are unescaped as JSON), and
 /// with the line breaks it lost put back ([`restore_line_breaks`]; after both, since a trace
@@ -23,6 +27,7 @@ pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
     let text = then(Cow::Borrowed(text), strip_terminal_codes);
     let text = then(text, undo_typography);
     let text = then(text, strip_decorations);
+    let text = then(text, join_hard_wraps);
     let text = then(text, unwrap_json_lines);
     let text = then(text, unescape_string_lines);
     // Colours written as `\u001b` in a JSON or escaped value are real escapes only now.

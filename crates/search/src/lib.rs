@@ -14,6 +14,7 @@ pub mod blocks;
 mod book;
 mod decoration;
 mod escapes;
+mod hard_wraps;
 mod hash;
 mod head;
 mod json_lines;

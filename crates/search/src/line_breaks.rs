@@ -55,7 +55,7 @@ fn line_starts(line: &str) -> Vec<usize> {
 
 /// A Java frame: `at `, then a method qualified by at least one dot, then its parenthesis
 /// (`at org.a.B.m(B.java:12)`, `at java.base/jdk.internal.X.y(Native Method)`).
-fn is_frame_start(rest: &str) -> bool {
+pub(crate) fn is_frame_start(rest: &str) -> bool {
     let Some(word) = rest.strip_prefix("at ") else {
         return false;
     };
@@ -93,7 +93,7 @@ fn is_exception_start(rest: &str) -> bool {
 }
 
 /// `... 12 more`, `... 3 common frames omitted`.
-fn is_more_frames(rest: &str) -> bool {
+pub(crate) fn is_more_frames(rest: &str) -> bool {
     let Some(r) = rest.strip_prefix("... ") else {
         return false;
     };

@@ -112,7 +112,7 @@ fn record_level(line: &str) -> Option<Level> {
 }
 
 /// `2024-05-01`, `2024/05/01` or `10:00:00` in a word.
-fn is_date_or_time(word: &str) -> bool {
+pub(crate) fn is_date_or_time(word: &str) -> bool {
     let b = word.as_bytes();
     let digits =
         |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));

@@ -1,0 +1,348 @@
+//! Lines a paste had broken at a fixed width. A mail client or an editor breaks long lines at
+//! the last space before its width (72–78 columns in a mailing-list post); a terminal
+//! multiplexer or a pager cuts them at the terminal's width, mid-word. A trace copied from
+//! either arrives with its messages cut in two and its frames split after `at`: the message
+//! an entry documents no longer stands on one line. The pieces of each cut line are joined
+//! back when the paste shows that width: several lines end at it (two or more lines of
+//! exactly the widest length for a cut, two or more lines whose next line's first word would
+//! not have fitted for a break at spaces), and the next line does not start a printed line
+//! of its own (a frame, a cause, a log record, an exception).
+
+use crate::line_breaks::{is_frame_start, is_more_frames};
+use crate::long_log::is_date_or_time;
+use crate::paste::{is_level, is_timestamp, starts_with_exception};
+use std::borrow::Cow;
+
+/// Narrowest width read as a wrap: narrower lines are a paste's own short lines.
+const MIN_WIDTH: usize = 40;
+/// Widest width at which text is broken at spaces (mail clients and editors); terminals cut
+/// wider ones too.
+const MAX_SPACE_WIDTH: usize = 160;
+/// Widths a terminal commonly has: a single line cut at one of them is read as cut.
+const TERMINAL_WIDTHS: [usize; 6] = [80, 100, 120, 132, 160, 200];
+
+/// `text` with the lines it had broken at a fixed width joined (see the module's doc);
+/// borrowed when it shows no such width.
+pub(crate) fn join_hard_wraps(text: &str) -> Cow<'_, str> {
+    let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    if lines.len() < 2 {
+        return Cow::Borrowed(text);
+    }
+    let joins = match (cut_joins(&lines), space_joins(&lines)) {
+        (Some(cut), Some(space)) => Some(if reads_as_cut(&lines, &cut.0, &space.0) {
+            cut
+        } else {
+            space
+        }),
+        (cut, space) => cut.or(space),
+    };
+    let Some((joins, separator)) = joins else {
+        return Cow::Borrowed(text);
+    };
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if joins[i - 1] { separator } else { "\n" });
+        }
+        out.push_str(
+            if joins.get(i).copied().unwrap_or(false) && separator == " " {
+                line.trim_end()
+            } else {
+                line
+            },
+        );
+    }
+    Cow::Owned(out)
+}
+
+/// Which of the two readings a paste that fits both is: broken at spaces when a line it
+/// breaks is narrower than the widest (a frame's lone `at`, a line whose next word did not
+/// fit) since a cut leaves every line it breaks at the full width; cut when a cut starts or
+/// ends with a space, which a break at spaces drops; else by the width (a mail client breaks
+/// at 72–78 columns, a terminal is seldom narrower than 80).
+fn reads_as_cut(lines: &[&str], cut: &[bool], space: &[bool]) -> bool {
+    let widest = lines.iter().map(|l| width(l)).max().unwrap_or(0);
+    let narrower = (0..lines.len()).any(|i| space[i] && width(lines[i].trim_end()) + 1 < widest);
+    if narrower {
+        return false;
+    }
+    let spaced = (0..lines.len()).any(|i| {
+        cut[i] && (lines[i].ends_with(' ') || lines.get(i + 1).is_some_and(|n| n.starts_with(' ')))
+    });
+    spaced || widest >= TERMINAL_WIDTHS[0] - 1
+}
+
+/// Length in characters, as a mail client counts it when it breaks lines (a terminal counts
+/// columns, see [`width`]).
+fn chars(line: &str) -> usize {
+    line.chars().count()
+}
+
+/// Whether `line` ends with an exception class and its colon, its message on the next line
+/// (`Caused by: java.lang.RuntimeException:` before `org.apache.flink…JobException: …`):
+/// Java prints a wrapper and the exception it wraps on one line.
+fn ends_with_exception_class(line: &str) -> bool {
+    line.split_whitespace()
+        .next_back()
+        .is_some_and(|w| w.ends_with(':') && starts_with_exception(w))
+}
+
+/// Display width in terminal columns: a Han character takes two, a tab runs to the next
+/// multiple of eight.
+fn width(line: &str) -> usize {
+    line.chars().fold(0, |at, c| match c {
+        '\t' => (at / 8 + 1) * 8,
+        c => at + if is_wide(c) { 2 } else { 1 },
+    })
+}
+
+/// Whether `line` starts with a character two columns wide, which a terminal moves to the
+/// next line when one column is left.
+fn starts_wide(line: &str) -> bool {
+    line.chars().next().is_some_and(is_wide)
+}
+
+/// Characters a terminal shows two columns wide, in the scripts pastes carry: Hangul jamo,
+/// CJK punctuation, kana and Han, Hangul syllables, compatibility ideographs, vertical and
+/// full-width forms. (The `unicode-width` crate's full tables would add 5.5 KB brotli to the
+/// browser module for characters no trace holds; the tests measure with the crate.)
+fn is_wide(c: char) -> bool {
+    matches!(c,
+        '\u{1100}'..='\u{115F}'
+        | '\u{2E80}'..='\u{303E}'
+        | '\u{3041}'..='\u{33FF}'
+        | '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}'
+        | '\u{A000}'..='\u{A4CF}'
+        | '\u{AC00}'..='\u{D7A3}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{FE30}'..='\u{FE4F}'
+        | '\u{FF00}'..='\u{FF60}'
+        | '\u{FFE0}'..='\u{FFE6}'
+        | '\u{20000}'..='\u{3FFFD}')
+}
+
+/// For a paste cut at a terminal's width: which lines (by index) go on in the next one, and
+/// the empty separator (the cut dropped nothing). Two or more lines of exactly the widest
+/// length (one column less before a wide character) with a line after them, or one when that
+/// length is a common terminal width.
+fn cut_joins(lines: &[&str]) -> Option<(Vec<bool>, &'static str)> {
+    let widest = lines.iter().map(|l| width(l)).max()?;
+    if widest < MIN_WIDTH {
+        return None;
+    }
+    let joins: Vec<bool> = (0..lines.len())
+        .map(|i| {
+            lines.get(i + 1).is_some_and(|next| {
+                let full = width(lines[i]) == widest
+                    || (width(lines[i]) + 1 == widest && starts_wide(next));
+                full && !next.trim().is_empty() && !starts_line_after_cut(next)
+            })
+        })
+        .collect();
+    let cuts = joins.iter().filter(|j| **j).count();
+    (cuts >= 2 || (cuts == 1 && TERMINAL_WIDTHS.contains(&widest))).then_some((joins, ""))
+}
+
+/// For a paste broken at spaces: which lines go on in the next one, and the space the break
+/// took. Lengths are counted in characters. The width is the widest line with a space in it (a word longer than the width
+/// stands alone on a wider line); a line was broken when the next line's first word would
+/// not have fitted on it. Two or more such lines; one when the next line goes on mid-sentence
+/// (a lower-case word, a digit, a quote or a bracket).
+fn space_joins(lines: &[&str]) -> Option<(Vec<bool>, &'static str)> {
+    let has_space = |l: &str| l.trim().contains(' ');
+    let widest = lines
+        .iter()
+        .filter(|l| has_space(l))
+        .map(|l| chars(l.trim_end()))
+        .max()?;
+    if !(MIN_WIDTH..=MAX_SPACE_WIDTH).contains(&widest) {
+        return None;
+    }
+    let joins: Vec<bool> = (0..lines.len())
+        .map(|i| {
+            let line = lines[i].trim_end();
+            let Some(next) = lines.get(i + 1) else {
+                return false;
+            };
+            let first = next.split(' ').next().unwrap_or("");
+            !line.trim().is_empty()
+                && !next.trim().is_empty()
+                && !next.starts_with(char::is_whitespace)
+                && (!starts_printed_line(next) || ends_with_exception_class(line))
+                && chars(line) + 1 + chars(first) > widest
+        })
+        .collect();
+    let breaks: Vec<usize> = (0..joins.len()).filter(|&i| joins[i]).collect();
+    let mid_sentence = |i: usize| {
+        lines[i + 1].starts_with(|c: char| {
+            c.is_lowercase() || c.is_ascii_digit() || matches!(c, '\'' | '"' | '(' | '[')
+        })
+    };
+    match breaks.as_slice() {
+        [] => None,
+        [one] if !mid_sentence(*one) => None,
+        _ => Some((joins, " ")),
+    }
+}
+
+/// Whether `line` starts a printed line of its own, so no break is read before it: a stack
+/// frame, `Caused by:`, `Suppressed:`, `... 12 more`, a Python traceback's lines, an
+/// exception with its message, or a log record (a date or time, or a level, first).
+fn starts_printed_line(line: &str) -> bool {
+    let t = line.trim_start();
+    let first = t.split_whitespace().next().unwrap_or("");
+    let bare = first.trim_matches(['[', ']', '(', ')']);
+    is_frame_start(t)
+        || is_more_frames(t)
+        || t.starts_with("Caused by:")
+        || t.starts_with("Suppressed:")
+        || t.starts_with("Traceback (most recent call last)")
+        || t.starts_with("File \"")
+        || starts_with_exception(t)
+        || is_timestamp(bare)
+        || is_level(bare)
+        || is_label(first)
+}
+
+/// Whether `line`, after a line of the full width, still starts a printed line of its own:
+/// a frame, a cause, `... 12 more`, or a log record with a whole date or time of day first.
+/// Anything else there is the rest of a cut line, even when it looks like the start of one
+/// (`tionException: …` of a class cut in two, `01-01 00:00:00` of a value).
+fn starts_line_after_cut(line: &str) -> bool {
+    let t = line.trim_start();
+    let first = t.split_whitespace().next().unwrap_or("");
+    let bare = first.trim_matches(['[', ']', '(', ')']);
+    is_frame_start(t)
+        || is_more_frames(t)
+        || t.starts_with("Caused by:")
+        || t.starts_with("Suppressed:")
+        || is_level(bare)
+        || is_date_or_time(bare)
+}
+
+/// An upper-case label before a line's text (`DETAIL:`, `HINT:`, `STATEMENT:`).
+fn is_label(word: &str) -> bool {
+    word.strip_suffix(':')
+        .is_some_and(|w| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_uppercase()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::join_hard_wraps;
+
+    const MESSAGE: &str = "org.apache.kafka.common.errors.TimeoutException: Timeout of 60000ms expired before the position for partition orders-0 could be determined";
+
+    /// `text` broken at spaces before `width` columns, as a mail client does.
+    fn fill(text: &str, width: usize) -> String {
+        let mut lines: Vec<String> = Vec::new();
+        for line in text.lines() {
+            let mut current = String::new();
+            for word in line.split(' ') {
+                if !current.is_empty() && current.len() + 1 + word.len() > width {
+                    lines.push(std::mem::take(&mut current));
+                } else if !current.is_empty() {
+                    current.push(' ');
+                }
+                current.push_str(word);
+            }
+            lines.push(current);
+        }
+        lines.join("\n")
+    }
+
+    /// `text` as a terminal of `width` columns shows it: tabs expanded (to the next multiple
+    /// of eight), lines cut at the width, a Han character (two columns) that does not fit
+    /// moved to the next line.
+    fn cut(text: &str, width: usize) -> String {
+        let mut rows: Vec<String> = Vec::new();
+        for line in expand_tabs(text).lines() {
+            let (mut row, mut used) = (String::new(), 0);
+            for c in line.chars() {
+                let w = if c.is_ascii() { 1 } else { 2 };
+                if used + w > width {
+                    rows.push(std::mem::take(&mut row));
+                    used = 0;
+                }
+                row.push(c);
+                used += w;
+            }
+            rows.push(row);
+        }
+        rows.join("\n")
+    }
+
+    fn expand_tabs(text: &str) -> String {
+        text.replace('\t', "        ")
+    }
+
+    fn trace() -> String {
+        format!(
+            "{MESSAGE}\n\tat org.apache.flink.connector.kafka.source.reader.KafkaPartitionSplitReader.fetch(KafkaPartitionSplitReader.java:141)\n\tat org.apache.flink.connector.base.source.reader.fetcher.FetchTask.run(FetchTask.java:58)"
+        )
+    }
+
+    #[test]
+    fn a_trace_broken_at_spaces_gets_its_lines_back() {
+        let wrapped = fill(&trace(), 76);
+        assert!(wrapped.lines().count() > 3, "{wrapped}");
+        assert_eq!(join_hard_wraps(&wrapped), trace());
+    }
+
+    #[test]
+    fn a_trace_cut_at_a_terminals_width_gets_its_lines_back() {
+        for width in [80, 97] {
+            let wrapped = cut(&trace(), width);
+            assert!(wrapped.lines().count() > 3, "{wrapped}");
+            assert_eq!(
+                join_hard_wraps(&wrapped),
+                expand_tabs(&trace()),
+                "width {width}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_message_broken_once_is_joined_when_it_goes_on_mid_sentence() {
+        let wrapped = fill(MESSAGE, 76);
+        assert_eq!(wrapped.lines().count(), 2);
+        assert_eq!(join_hard_wraps(&wrapped), MESSAGE);
+        assert_eq!(join_hard_wraps(&cut(MESSAGE, 80)), MESSAGE);
+    }
+
+    #[test]
+    fn a_cut_that_looks_like_a_start_is_joined() {
+        let text = "java.sql.BatchUpdateException: Data truncation: Incorrect datetime value: '1970-01-01 00:00:00.0' for column 'operation_ts' at row 1 (a java.sql.SQLNonTransientConnectionException: No operations allowed)";
+        let wrapped = cut(text, 80);
+        assert_eq!(wrapped.lines().count(), 3, "{wrapped}");
+        assert_eq!(join_hard_wraps(&wrapped), text);
+    }
+
+    #[test]
+    fn han_text_is_measured_in_columns() {
+        let line = "回滚此次写入, 采用每次写入一行方式提交. 因为:Incorrect string value: '\\xF0\\x9F\\x98\\x81' for column 'name' at row 1 回滚此次写入, 采用每次写入一行方式提交. 因为:Incorrect string value: '\\xF0\\x9F\\x98\\x82' for column 'name' at row 2";
+        // A terminal of 80 columns holds 40 Han characters.
+        for width in [80, 81] {
+            let wrapped = cut(line, width);
+            assert!(wrapped.lines().count() >= 3, "{wrapped}");
+            assert_eq!(join_hard_wraps(&wrapped), line, "width {width}");
+        }
+    }
+
+    #[test]
+    fn printed_lines_stay_apart() {
+        for text in [
+            // Frames, causes and records start lines whatever their lengths.
+            trace().as_str(),
+            "Caused by: java.sql.SQLException: Incorrect string value: '\\xF0\\x9F\\x98\\x8A' for column 'name' at row 1\nCaused by: java.io.EOFException: SSL peer shut down incorrectly at the end of it",
+            "2024-05-01 10:00:00,123 WARN  org.apache.kafka.clients.NetworkClient - Connection to node 1 could not be established\n2024-05-01 10:00:01,123 WARN  org.apache.kafka.clients.NetworkClient - Connection to node 2 could not be established",
+            "FATAL:  permission denied for database \"postgres\" while the replication user connects\nDETAIL:  User does not have CONNECT privilege.",
+            // A message's own second sentence, after the longest line.
+            "com.mysql.cj.jdbc.exceptions.CommunicationsException: Communications link failure\nThe last packet sent successfully to the server was 0 milliseconds ago.",
+            // Short lines.
+            "ERROR: relation does not exist\nLINE 1: select * from t",
+        ] {
+            assert_eq!(join_hard_wraps(text), text);
+        }
+    }
+}

@@ -6,7 +6,9 @@
 //! back when the paste shows that width: several lines end at it (two or more lines of
 //! exactly the widest length for a cut, two or more lines whose next line's first word would
 //! not have fitted for a break at spaces), and the next line does not start a printed line
-//! of its own (a frame, a cause, a log record, an exception).
+//! of its own (a frame, a cause, a log record, a JSON record, a Go dump's lines; for a break
+//! at spaces also an exception, a Python traceback's lines and a label such as `DETAIL:`).
+//! Where it cannot tell, a piece stays its own line, as it was.
 
 use crate::line_breaks::{is_frame_start, is_more_frames};
 use crate::long_log::is_date_or_time;
@@ -15,9 +17,9 @@ use std::borrow::Cow;
 
 /// Narrowest width read as a wrap: narrower lines are a paste's own short lines.
 const MIN_WIDTH: usize = 40;
-/// Widest width at which text is broken at spaces (mail clients and editors); terminals cut
-/// wider ones too.
-const MAX_SPACE_WIDTH: usize = 160;
+/// Widest width at which text is broken at spaces (mail clients break at 72–78, editors at
+/// about 100); terminals cut wider ones too.
+const MAX_SPACE_WIDTH: usize = 100;
 /// Widths a terminal commonly has: a single line cut at one of them is read as cut.
 const TERMINAL_WIDTHS: [usize; 6] = [80, 100, 120, 132, 160, 200];
 
@@ -62,7 +64,7 @@ pub(crate) fn join_hard_wraps(text: &str) -> Cow<'_, str> {
 /// at 72–78 columns, a terminal is seldom narrower than 80).
 fn reads_as_cut(lines: &[&str], cut: &[bool], space: &[bool]) -> bool {
     let widest = lines.iter().map(|l| width(l)).max().unwrap_or(0);
-    let narrower = (0..lines.len()).any(|i| space[i] && width(lines[i].trim_end()) + 1 < widest);
+    let narrower = (0..lines.len()).any(|i| space[i] && !cut[i] && width(lines[i]) + 1 < widest);
     if narrower {
         return false;
     }
@@ -78,13 +80,17 @@ fn chars(line: &str) -> usize {
     line.chars().count()
 }
 
-/// Whether `line` ends with an exception class and its colon, its message on the next line
-/// (`Caused by: java.lang.RuntimeException:` before `org.apache.flink…JobException: …`):
-/// Java prints a wrapper and the exception it wraps on one line.
-fn ends_with_exception_class(line: &str) -> bool {
-    line.split_whitespace()
-        .next_back()
-        .is_some_and(|w| w.ends_with(':') && starts_with_exception(w))
+/// Whether `line` ends where Java goes on with an exception on the same line: after an
+/// exception class and its colon (`Caused by: java.lang.RuntimeException:` before
+/// `org.apache.flink…JobException: …`), after `Caused by:` or after `Exception in thread
+/// "main"`.
+fn goes_on_with_exception(line: &str) -> bool {
+    let t = line.trim();
+    t.ends_with("Caused by:")
+        || (t.ends_with('"') && t.contains("Exception in thread \""))
+        || t.split_whitespace()
+            .next_back()
+            .is_some_and(|w| w.ends_with(':') && starts_with_exception(w))
 }
 
 /// Display width in terminal columns: a Han character takes two, a tab runs to the next
@@ -94,6 +100,11 @@ fn width(line: &str) -> usize {
         '\t' => (at / 8 + 1) * 8,
         c => at + if is_wide(c) { 2 } else { 1 },
     })
+}
+
+/// The number of spaces and tabs `line` starts with.
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches([' ', '\t']).len()
 }
 
 /// Whether `line` starts with a character two columns wide, which a terminal moves to the
@@ -136,19 +147,35 @@ fn cut_joins(lines: &[&str]) -> Option<(Vec<bool>, &'static str)> {
             lines.get(i + 1).is_some_and(|next| {
                 let full = width(lines[i]) == widest
                     || (width(lines[i]) + 1 == widest && starts_wide(next));
-                full && !next.trim().is_empty() && !starts_line_after_cut(next)
+                // A cut's rest starts at the terminal's first column; a line indented as the
+                // one before it is the next item of a listing (`kubectl describe`).
+                let listed = indent_of(next) > 0 && indent_of(next) == indent_of(lines[i]);
+                full && !next.trim().is_empty() && !listed && !starts_line_after_cut(next)
             })
         })
         .collect();
-    let cuts = joins.iter().filter(|j| **j).count();
-    (cuts >= 2 || (cuts == 1 && TERMINAL_WIDTHS.contains(&widest))).then_some((joins, ""))
+    let cuts: Vec<usize> = (0..joins.len()).filter(|&i| joins[i]).collect();
+    // One line of a common width can be that wide by chance: its rest must not look like a
+    // line of its own (indented, or an exception).
+    let lone_cut = |i: usize| {
+        let next = lines[i + 1];
+        TERMINAL_WIDTHS.contains(&widest)
+            && !next.starts_with("  ")
+            && !next.starts_with('\t')
+            && !starts_with_exception(next.trim_start())
+    };
+    match cuts.as_slice() {
+        [] => None,
+        [one] if !lone_cut(*one) => None,
+        _ => Some((joins, "")),
+    }
 }
 
 /// For a paste broken at spaces: which lines go on in the next one, and the space the break
 /// took. Lengths are counted in characters. The width is the widest line with a space in it (a word longer than the width
 /// stands alone on a wider line); a line was broken when the next line's first word would
 /// not have fitted on it. Two or more such lines; one when the next line goes on mid-sentence
-/// (a lower-case word, a digit, a quote or a bracket).
+/// (a lower-case word, a digit, a quote or a parenthesis).
 fn space_joins(lines: &[&str]) -> Option<(Vec<bool>, &'static str)> {
     let has_space = |l: &str| l.trim().contains(' ');
     let widest = lines
@@ -169,14 +196,19 @@ fn space_joins(lines: &[&str]) -> Option<(Vec<bool>, &'static str)> {
             !line.trim().is_empty()
                 && !next.trim().is_empty()
                 && !next.starts_with(char::is_whitespace)
-                && (!starts_printed_line(next) || ends_with_exception_class(line))
+                // A lone `at` is always followed by its frame.
+                && (!starts_printed_line(next)
+                    || goes_on_with_exception(line)
+                    || line.trim() == "at")
+                // A Go frame's file line ends with its offset; the function follows.
+                && !line.rsplit(' ').next().is_some_and(|w| w.starts_with("+0x"))
                 && chars(line) + 1 + chars(first) > widest
         })
         .collect();
     let breaks: Vec<usize> = (0..joins.len()).filter(|&i| joins[i]).collect();
     let mid_sentence = |i: usize| {
         lines[i + 1].starts_with(|c: char| {
-            c.is_lowercase() || c.is_ascii_digit() || matches!(c, '\'' | '"' | '(' | '[')
+            c.is_lowercase() || c.is_ascii_digit() || matches!(c, '\'' | '"' | '(')
         })
     };
     match breaks.as_slice() {
@@ -187,13 +219,20 @@ fn space_joins(lines: &[&str]) -> Option<(Vec<bool>, &'static str)> {
 }
 
 /// Whether `line` starts a printed line of its own, so no break is read before it: a stack
-/// frame, `Caused by:`, `Suppressed:`, `... 12 more`, a Python traceback's lines, an
+/// frame (a lone `at` too: a mail client broke the frame after it), `Caused by:`,
+/// `Suppressed:`, `... 12 more`, a Python traceback's or a Go dump's lines, a JSON record, an
 /// exception with its message, or a log record (a date or time, or a level, first).
 fn starts_printed_line(line: &str) -> bool {
     let t = line.trim_start();
     let first = t.split_whitespace().next().unwrap_or("");
     let bare = first.trim_matches(['[', ']', '(', ')']);
     is_frame_start(t)
+        || is_cut_frame(t)
+        || t.trim_end() == "at"
+        || t.starts_with("{\"")
+        || t.starts_with("goroutine ")
+        || t.starts_with("created by ")
+        || is_call_line(t)
         || is_more_frames(t)
         || t.starts_with("Caused by:")
         || t.starts_with("Suppressed:")
@@ -206,19 +245,52 @@ fn starts_printed_line(line: &str) -> bool {
 }
 
 /// Whether `line`, after a line of the full width, still starts a printed line of its own:
-/// a frame, a cause, `... 12 more`, or a log record with a whole date or time of day first.
+/// a frame, a cause, `... 12 more`, a JSON record, or a log record with a whole date or time
+/// of day first.
 /// Anything else there is the rest of a cut line, even when it looks like the start of one
 /// (`tionException: …` of a class cut in two, `01-01 00:00:00` of a value).
 fn starts_line_after_cut(line: &str) -> bool {
     let t = line.trim_start();
     let first = t.split_whitespace().next().unwrap_or("");
     let bare = first.trim_matches(['[', ']', '(', ')']);
+    // A date or time the word starts with (`2024-05-01`, `10:00:00,123`), not one inside an
+    // id (`d:00057074-dbd0-…`).
+    let head: String = bare.chars().take(10).collect();
     is_frame_start(t)
+        || is_cut_frame(t)
         || is_more_frames(t)
         || t.starts_with("Caused by:")
         || t.starts_with("Suppressed:")
+        || t.starts_with("{\"")
         || is_level(bare)
-        || is_date_or_time(bare)
+        || is_date_or_time(&head)
+}
+
+/// A function called on its line, as a Go dump prints its frames
+/// (`main.(*Server).handle(0xc000010000, {0x7ffd, 0x10})`, `github.com/a/b.New.func1()`): a
+/// qualified name right before the first parenthesis, and the line ends with the closing one.
+fn is_call_line(t: &str) -> bool {
+    t.split_once('(').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name.contains('.')
+            && !name.contains(char::is_whitespace)
+            && t.trim_end().ends_with(')')
+    })
+}
+
+/// A frame whose line a terminal cut before its parenthesis: `at ` and a qualified name
+/// (`at org.apache.rocketmq.flink.RocketMQSourceFunction.lambda$null$1`).
+fn is_cut_frame(t: &str) -> bool {
+    t.strip_prefix("at ")
+        .and_then(|r| r.split_whitespace().next())
+        .is_some_and(|w| {
+            w.contains('.')
+                && w.starts_with(|c: char| c.is_ascii_alphabetic())
+                && w.chars().all(|c| {
+                    c.is_ascii_alphanumeric()
+                        || matches!(c, '.' | '_' | '$' | '/' | '<' | '>' | '-')
+                })
+        })
 }
 
 /// An upper-case label before a line's text (`DETAIL:`, `HINT:`, `STATEMENT:`).
@@ -319,6 +391,26 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_cut_before_its_parenthesis_starts_a_line() {
+        let text = format!(
+            "{}\n        at org.apache.rocketmq.flink.legacy.RocketMQSourceFunction.lambda$null$1\n(RocketMQSourceFunction.java:247)",
+            "x".repeat(80)
+        );
+        let joined = join_hard_wraps(&text);
+        assert!(
+            joined.contains("\n        at org.apache.rocketmq"),
+            "{joined}"
+        );
+    }
+
+    #[test]
+    fn a_lone_at_starts_a_line() {
+        let text = "\tat org.apache.flink.runtime.memory.MemoryManager.allocatePages(MemoryManager.java:30) and more words here\nat\norg.apache.flink.runtime.io.network.buffer.LocalBufferPool.requestMemorySegment(LocalBufferPool.java:251)";
+        let joined = join_hard_wraps(text);
+        assert!(!joined.contains(") and more words here at"), "{joined}");
+    }
+
+    #[test]
     fn han_text_is_measured_in_columns() {
         let line = "回滚此次写入, 采用每次写入一行方式提交. 因为:Incorrect string value: '\\xF0\\x9F\\x98\\x81' for column 'name' at row 1 回滚此次写入, 采用每次写入一行方式提交. 因为:Incorrect string value: '\\xF0\\x9F\\x98\\x82' for column 'name' at row 2";
         // A terminal of 80 columns holds 40 Han characters.
@@ -341,6 +433,12 @@ mod tests {
             "com.mysql.cj.jdbc.exceptions.CommunicationsException: Communications link failure\nThe last packet sent successfully to the server was 0 milliseconds ago.",
             // Short lines.
             "ERROR: relation does not exist\nLINE 1: select * from t",
+            // JSON records, whose first word never fits.
+            "{\"ts\":\"2024-05-01T10:00:00Z\",\"level\":\"error\",\"msg\":\"connection to node 1 could not be established\"}\n{\"ts\":\"2024-05-01T10:00:01Z\",\"level\":\"error\",\"msg\":\"connection to node 2 could not be established\"}\n{\"ts\":\"2024-05-01T10:00:02Z\",\"level\":\"error\",\"msg\":\"connection to node 3 could not be established\"}",
+            // A Go dump: a file line, then the next function.
+            "goroutine 1 [running]:\ngithub.com/segmentio/kafka-go.(*Writer).WriteMessages(0xc000132000, {0x1012e68, 0xc00012c000})\n\t/go/pkg/mod/github.com/segmentio/kafka-go@v0.4.47/writer.go:621 +0x1d\ngithub.com/example/app/producer.(*Producer).Send(0xc00010e000)\n\t/src/producer/producer.go:88 +0x2b5",
+            // A listing whose items are indented alike (`kubectl describe`).
+            "    Last State:     Terminated\n      Reason:       Error\n      Message:      org.apache.kafka.common.errors.TimeoutException: Timeout expired after 60000ms\n      Exit Code:    1",
         ] {
             assert_eq!(join_hard_wraps(text), text);
         }

@@ -15,7 +15,9 @@ use std::borrow::Cow;
 
 /// The text as the system printed it: without a terminal's colours
 /// ([`strip_terminal_codes`]), in its plain characters ([`undo_typography`]), without what
-/// copying added around it ([`strip_decorations`]), with the lines a mail client or a
+/// copying added around it ([`strip_decorations`]) and without the prefix a container
+/// runtime writes before each line of its log files ([`strip_container_log_prefixes`]), with
+/// the lines a mail client or a
 /// terminal broke at its width joined ([`join_hard_wraps`]; after the quote markers a reply
 /// puts before each piece), with each JSON record read by its values
 /// ([`unwrap_json_lines`]) and each escaped string's line breaks read
@@ -27,6 +29,7 @@ pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
     let text = then(Cow::Borrowed(text), strip_terminal_codes);
     let text = then(text, undo_typography);
     let text = then(text, strip_decorations);
+    let text = then(text, strip_container_log_prefixes);
     let text = then(text, join_hard_wraps);
     let text = then(text, unwrap_json_lines);
     let text = then(text, unescape_string_lines);
@@ -84,6 +87,55 @@ fn strip_decorations(text: &str) -> Cow<'_, str> {
         return Cow::Owned(lines.join("\n"));
     }
     text
+}
+
+/// `text` without the prefix a container runtime (containerd, CRI-O) writes before each line
+/// of a pod's log file, `2024-05-01T10:00:00.123456789Z stderr F `, as a log shipper or a
+/// node's `/var/log/pods` gives the lines: the time, the stream and whether the line is whole
+/// (`F`) or the first part of one the runtime split (`P`, joined to the next). Only when every
+/// line with words has it.
+fn strip_container_log_prefixes(text: &str) -> Cow<'_, str> {
+    let lines: Vec<&str> = text.lines().collect();
+    let parsed: Vec<Option<(bool, &str)>> = lines.iter().map(|l| after_cri_prefix(l)).collect();
+    let prefixed = lines
+        .iter()
+        .zip(&parsed)
+        .filter(|(l, _)| has_words(l))
+        .all(|(_, p)| p.is_some());
+    if !prefixed || parsed.iter().all(Option::is_none) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for (line, parsed) in lines.iter().zip(&parsed) {
+        match parsed {
+            Some((partial, rest)) => {
+                out.push_str(rest);
+                if !partial {
+                    out.push('\n');
+                }
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Whether `line` is written by a container runtime (see [`strip_container_log_prefixes`]):
+/// `(partial, the line as the container printed it)`.
+fn after_cri_prefix(line: &str) -> Option<(bool, &str)> {
+    let mut parts = line.splitn(4, ' ');
+    let time = parts.next()?;
+    let stream = parts.next()?;
+    let tag = parts.next()?;
+    let rest = parts.next().unwrap_or("");
+    let is_time = time.contains('T')
+        && crate::paste::is_timestamp(time)
+        && crate::long_log::is_date_or_time(time);
+    (is_time && matches!(stream, "stdout" | "stderr") && matches!(tag, "F" | "P"))
+        .then_some((tag == "P", rest))
 }
 
 /// The line without the `>` markers of a quoted reply (`> `, `>> `, `> > `).
@@ -354,6 +406,28 @@ mod tests {
             strip_decorations("kafka-manager_1  | WARN Connection to node 1 failed"),
             "WARN Connection to node 1 failed"
         );
+    }
+
+    #[test]
+    fn container_log_prefixes_are_stripped() {
+        let trace = "java.sql.SQLException: No suitable driver\n\tat java.sql.DriverManager.getConnection(DriverManager.java:689)";
+        let cri = "2024-05-01T10:00:00.123456789Z stderr F java.sql.SQLException: No suitable driver\n2024-05-01T10:00:00.123456789Z stderr F \tat java.sql.DriverManager.getConnection(DriverManager.java:689)";
+        assert_eq!(strip_container_log_prefixes(cri).trim_end(), trace);
+        // A line the runtime split (`P`) goes on in the next one.
+        let split = "2024-05-01T10:00:00.1+08:00 stdout P java.sql.SQLException: No suit\n2024-05-01T10:00:00.1+08:00 stdout F able driver";
+        assert_eq!(
+            strip_container_log_prefixes(split).trim_end(),
+            "java.sql.SQLException: No suitable driver"
+        );
+        // Not on every line with words, or not a runtime's stream and tag: left alone.
+        for text in [
+            "2024-05-01T10:00:00Z stderr F a\nCaused by: b",
+            "2024-05-01T10:00:00Z ERROR F something",
+            "2024-05-01 stderr F x",
+            trace,
+        ] {
+            assert_eq!(strip_container_log_prefixes(text), text);
+        }
     }
 
     #[test]

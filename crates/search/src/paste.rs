@@ -94,14 +94,15 @@ fn strip_prefix(line: &str) -> (&str, bool, bool) {
         if w.is_empty() {
             break;
         }
-        if is_timestamp(w) {
-            rest = after.trim_start();
+        // syslog and journald: `Dec 04 13:31:04 host java[1234]: message`, or with an ISO
+        // time (before timestamps, which would take the ISO time alone).
+        if let Some(message) = after_syslog_prefix(rest) {
+            rest = message;
             in_prefix = true;
             continue;
         }
-        // syslog and journald: `Dec 04 13:31:04 host java[1234]: message`.
-        if let Some(message) = after_syslog_prefix(rest) {
-            rest = message;
+        if is_timestamp(w) {
+            rest = after.trim_start();
             in_prefix = true;
             continue;
         }
@@ -162,23 +163,35 @@ fn strip_prefix(line: &str) -> (&str, bool, bool) {
 }
 
 /// The message after a syslog prefix: month, day, time, host and the program's tag
-/// (`Dec 04 13:31:04 flink-1 java[1234]: …`, `Dec  4 13:31:04 flink-1 kernel: …`).
+/// (`Dec 04 13:31:04 flink-1 java[1234]: …`, `Dec  4 13:31:04 flink-1 kernel: …`), or an ISO
+/// time, host and a tag with the process id, as rsyslog's high-precision format and
+/// `journalctl -o short-iso` write it (`2024-05-01T10:00:00.123456+00:00 flink-1 java[1234]: …`).
 fn after_syslog_prefix(line: &str) -> Option<&str> {
     const MONTHS: [&str; 12] = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ];
-    let (month, rest) = first_word(line);
-    let (day, rest) = first_word(rest);
-    let (time, rest) = first_word(rest);
-    let (_host, rest) = first_word(rest);
+    let (first, rest) = first_word(line);
+    let (iso, rest) = if MONTHS.contains(&first) {
+        let (day, rest) = first_word(rest);
+        let (time, rest) = first_word(rest);
+        (is_number(day) && day.len() <= 2 && is_timestamp(time)).then_some((false, rest))?
+    } else {
+        let iso =
+            first.contains('T') && is_timestamp(first) && crate::long_log::is_date_or_time(first);
+        iso.then_some((true, rest))?
+    };
+    let (host, rest) = first_word(rest);
     let (tag, rest) = first_word(rest);
-    (MONTHS.contains(&month)
-        && is_number(day)
-        && day.len() <= 2
-        && is_timestamp(time)
-        && tag.len() > 1
-        && tag.ends_with(':'))
-    .then(|| rest.trim_start())
+    // With an ISO time, the tag must carry its process id: `ERROR Task:` is no host and tag.
+    let with_pid = || {
+        tag.strip_suffix("]:")
+            .and_then(|t| t.rsplit_once('['))
+            .is_some_and(|(name, pid)| {
+                !name.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
+            })
+    };
+    (tag.len() > 1 && tag.ends_with(':') && (!iso || (!is_level(host) && with_pid())))
+        .then(|| rest.trim_start())
 }
 
 fn is_frame(t: &str) -> bool {
@@ -523,6 +536,18 @@ mod tests {
         let p =
             split_paste("Dec  4 13:31:04 flink-1 java[1234]: Caused by: java.io.EOFException: x");
         assert_eq!(p.lines[0].text, "java.io.EOFException: x");
+        // rsyslog's high-precision time and `journalctl -o short-iso`.
+        for iso in [
+            "2024-05-01T10:00:00.123456+00:00 flink-1 java[1234]: \tat org.a.B.m(B.java:12)",
+            "2024-05-01T10:00:00+0000 flink-1 java[1234]: \tat org.a.B.m(B.java:12)",
+        ] {
+            let p = split_paste(iso);
+            assert_eq!(p.lines[0].text, "at org.a.B.m(B.java:12)", "{iso}");
+            assert_eq!(p.lines[0].role, LineRole::Frame, "{iso}");
+        }
+        // After an ISO time, a level and a class with its colon are no host and tag.
+        let p = split_paste("2024-05-01T10:00:00Z ERROR Task: switched to FAILED");
+        assert_eq!(p.lines[0].text, "Task: switched to FAILED");
         // A month in a message is not a prefix.
         let p = split_paste("May 4 be the day: nothing failed");
         assert_eq!(p.lines[0].text, "May 4 be the day: nothing failed");

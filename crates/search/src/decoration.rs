@@ -50,7 +50,8 @@ fn then<'a>(text: Cow<'a, str>, pass: fn(&str) -> Cow<'_, str>) -> Cow<'a, str> 
 /// `text` without quote markers, source tags, Compose service names and line numbers before
 /// its lines, without Markdown's code fences and the shell commands typed before the output
 /// (`$ kubectl logs …`), without the Python side of a Java exception raised through Py4J
-/// ([`drop_py4j_wrapping`]), and with HTML's escapes of `<`, `>`, `"`, `'` and `&` undone
+/// ([`drop_py4j_wrapping`]) and YARN's headers around an aggregated log
+/// ([`drop_yarn_log_headers`]), and with HTML's escapes of `<`, `>`, `"`, `'` and `&` undone
 /// when it has them.
 fn strip_decorations(text: &str) -> Cow<'_, str> {
     let text = unescape_html(text);
@@ -82,6 +83,7 @@ fn strip_decorations(text: &str) -> Cow<'_, str> {
     }
     // After the prefixes: Compose or kubectl may have printed Py4J's lines.
     drop_py4j_wrapping(&mut lines);
+    drop_yarn_log_headers(&mut lines);
     let kept: usize = lines.iter().map(|l| l.len()).sum();
     if lines.len() != text.lines().count() || kept != text.lines().map(str::len).sum::<usize>() {
         return Cow::Owned(lines.join("\n"));
@@ -198,6 +200,37 @@ fn common_source_tag<'a>(lines: &[&'a str]) -> Option<&'a str> {
         .collect::<Option<Vec<_>>>()?;
     let first = *tags.first()?;
     (tags.len() >= 2 && tags.iter().all(|t| *t == first)).then_some(first)
+}
+
+/// The headers `yarn logs -applicationId …` prints around each container's log file
+/// (`Container: container_… on host_45454`, `LogType:taskmanager.log`, `LogLength:`,
+/// `LogContents:`, `End of LogType:…`, rules of `=` or `*`): YARN's words, not the failing
+/// program's. Only in a paste that has both a `LogType:` line and the start or end of a log's
+/// contents.
+fn drop_yarn_log_headers(lines: &mut Vec<&str>) {
+    const HEADERS: [&str; 9] = [
+        "Container: container_",
+        "LogAggregationType:",
+        "LogType:",
+        "End of LogType:",
+        "LogLastModifiedTime:",
+        "Log Upload Time:",
+        "LogLength:",
+        "LogContents:",
+        "Log Contents:",
+    ];
+    let starts = |l: &str, h: &str| l.trim_start().starts_with(h);
+    let has = |h: &str| lines.iter().any(|l| starts(l, h));
+    let dump =
+        has("LogType:") && (has("LogContents:") || has("Log Contents:") || has("End of LogType:"));
+    if !dump {
+        return;
+    }
+    let rule = |l: &str| {
+        let t = l.trim();
+        t.len() >= 10 && (t.bytes().all(|b| b == b'=') || t.bytes().all(|b| b == b'*'))
+    };
+    lines.retain(|l| !rule(l) && !HEADERS.iter().any(|h| starts(l, h)));
 }
 
 /// Python's side of a Java exception raised through Py4J (PyFlink, PySpark): the Python
@@ -406,6 +439,18 @@ mod tests {
             strip_decorations("kafka-manager_1  | WARN Connection to node 1 failed"),
             "WARN Connection to node 1 failed"
         );
+    }
+
+    #[test]
+    fn yarn_log_headers_are_dropped() {
+        let trace = "java.sql.SQLException: No suitable driver\n\tat java.sql.DriverManager.getConnection(DriverManager.java:689)";
+        let dump = format!(
+            "Container: container_e17_1700000000000_0001_01_000002 on node-1_45454\nLogAggregationType: AGGREGATED\n==================================================================\nLogType:taskmanager.err\nLogLastModifiedTime:Wed May 01 10:00:00 +0800 2024\nLogLength:2048\nLogContents:\n{trace}\nEnd of LogType:taskmanager.err\n*******************************************************************************"
+        );
+        assert_eq!(strip_decorations(&dump), trace);
+        // Without a log's contents, a `LogType:` line is printed text.
+        let alone = "LogType:taskmanager.err\nLogLength:0";
+        assert_eq!(strip_decorations(alone), alone);
     }
 
     #[test]

@@ -384,6 +384,13 @@ fn cut(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// What `propose` proposes for a question alone: its title and inline code, a body
+    /// without errors.
+    fn from_title(title: &str, code: &[&str]) -> Vec<(String, String)> {
+        let code: Vec<String> = code.iter().map(|c| c.to_string()).collect();
+        propose(title, &code, "x\n", "q.md", (1, 1))
+    }
+
     #[test]
     fn proposals_lose_what_surrounds_the_error() {
         assert_eq!(
@@ -448,12 +455,9 @@ mod tests {
                 "java.io.IOException: Broken pipe"
             ]
         );
-        let p = propose(
+        let p = from_title(
             "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver",
             &[],
-            "x\n",
-            "b.md",
-            (1, 1),
         );
         assert_eq!(
             p[0].0,
@@ -462,12 +466,9 @@ mod tests {
         assert!(propose("How do I upgrade?", &[], "Run `make`.\n", "c.md", (1, 1)).is_empty());
         // A question naming an error quotes its message; a setting or a statement is no
         // message, and neither is a quoted phrase in a question that names no error.
-        let p = propose(
+        let p = from_title(
             "How can I resolve the RuntimeException saying `hbase-default.xml file seems to be for an older version of HBase`?",
-            &["hbase-default.xml file seems to be for an older version of HBase".to_string()],
-            "x\n",
-            "e.md",
-            (1, 1),
+            &["hbase-default.xml file seems to be for an older version of HBase"],
         );
         assert_eq!(
             p[0].0,
@@ -475,14 +476,11 @@ mod tests {
         );
         let setting = "SET 'table.exec.sink.not-null-enforcer' = 'DROP'".to_string();
         let title = format!("How do I avoid the error with `{setting}`?");
-        assert!(propose(&title, &[setting], "x\n", "f.md", (1, 1)).is_empty());
+        assert!(from_title(&title, &[setting.as_str()]).is_empty());
         // The title's own exception stays the proposal; a command quoted beside it is none.
-        let p = propose(
+        let p = from_title(
             "How do I fix java.net.ConnectException: Connection refused when running `flink run my job`?",
-            &["flink run my job".to_string()],
-            "x\n",
-            "h.md",
-            (1, 1),
+            &["flink run my job"],
         );
         assert_eq!(p.len(), 1);
         assert!(
@@ -491,49 +489,34 @@ mod tests {
         );
         let phrase = "exactly once delivery semantics".to_string();
         assert!(
-            propose(
+            from_title(
                 "How do I get `exactly once delivery semantics`?",
-                &[phrase],
-                "x\n",
-                "g.md",
-                (1, 1)
+                &[phrase.as_str()]
             )
             .is_empty()
         );
-        let p = propose(
+        let p = from_title(
             "The job reports an error ConnectException: A slave with the same server_id has connected,What should I do?",
             &[],
-            "x\n",
-            "d.md",
-            (1, 1),
         );
         assert_eq!(
             p[0].0,
             "ConnectException: A slave with the same server_id has connected"
         );
-        let p = propose(
+        let p = from_title(
             "The job reports an error replication slot \"x\" is active. What should I do?",
             &[],
-            "x\n",
-            "d.md",
-            (1, 1),
         );
         assert_eq!(p[0].0, "replication slot \"x\" is active");
-        let p = propose(
+        let p = from_title(
             "作业报错 Public Key Retrieval is not allowed，怎么办？",
             &[],
-            "x\n",
-            "d.md",
-            (1, 1),
         );
         assert_eq!(p[0].0, "Public Key Retrieval is not allowed");
         // A description in the reader's words is not proposed past its first clause.
-        let p = propose(
+        let p = from_title(
             "MongoDB CDC 报错用户名密码错误, 但其他组件使用该用户名密码都能正常连接，这是什么原因？",
             &[],
-            "x\n",
-            "d.md",
-            (1, 1),
         );
         assert!(p.is_empty(), "{p:?}");
         assert!(!looks_like_error("Error handling"));

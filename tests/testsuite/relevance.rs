@@ -254,7 +254,7 @@ fn pasted_forms_are_read_like_the_plain_text() {
     let quoted = each_line("> ");
     let compose = each_line("jobmanager_1  | ");
     let syslog = each_line("Dec 04 13:31:04 flink-host java[12345]: ");
-    // rsyslog's high-precision format (Debian's default) and `journalctl -o short-iso`.
+    // rsyslog's high-precision format (`RSYSLOG_FileFormat`) and `journalctl -o short-iso`.
     let syslog_iso = each_line("2024-05-01T10:00:00.123456+00:00 flink-host java[12345]: ");
     // A pod's log file as containerd or CRI-O writes it, read on a node or by a log shipper.
     let container = each_line("2024-05-01T10:00:00.123456789Z stderr F ");
@@ -366,15 +366,7 @@ fn pasted_forms_are_read_like_the_plain_text() {
     // with spaces. Where a printed line began is put back; a message's own line breaks (a
     // list in it, a second paragraph) cannot be, so confidence may fall a little, never
     // precision. Before, top-1 was 0.940 and the confident rate 0.271 (plain 0.958, 0.349).
-    let joined = rewritten("joined", &|q: &str| q.lines().collect::<Vec<_>>().join(" "));
-    let (got, want) = (&joined, &plain);
     let value = |r: &serde_json::Value, key: &str| r[key].as_f64().unwrap_or(f64::NAN);
-    assert!(
-        (value(got, "top1") - value(want, "top1")).abs() <= 0.01,
-        "joined: top1 {}, plain text {}",
-        value(got, "top1"),
-        value(want, "top1")
-    );
     // `got`'s `key` is at least `floor` of `want`'s.
     let at_least = |form: &str,
                     got: &serde_json::Value,
@@ -388,27 +380,22 @@ fn pasted_forms_are_read_like_the_plain_text() {
             value(want, key)
         );
     };
-    for key in ["abstain", "confident_precision"] {
-        at_least("joined", got, want, key, &|w| w - 0.01);
-    }
-    at_least("joined", got, want, "confident_rate", &|w| 0.9 * w);
-    // Lines broken at a fixed width: at the last space before 76 characters by a mail client
-    // (a mailing-list post), and cut at 80 columns by a terminal multiplexer or a pager
-    // (tabs expanded, a Han character two columns). The pieces are joined back where the
-    // paste shows that width; where it cannot tell, a piece stays its own line, so confidence
-    // may fall a little. Before, top-1 0.924 (mail) and 0.908 (terminal, confident rate
-    // 0.179) against 0.957 and 0.353.
-    for (form, wrapped) in [
+    // Also lines broken at a fixed width: at the last space before 76 characters by a mail
+    // client (a mailing-list post), and cut at 80 columns by a terminal multiplexer or a
+    // pager (tabs expanded, a Han character two columns). The pieces are joined back where
+    // the paste shows that width; where it cannot tell, a piece stays its own line, so
+    // confidence may fall a little. Before, top-1 0.924 (mail) and 0.908 (terminal,
+    // confident rate 0.179) against 0.957 and 0.353.
+    let want = &plain;
+    for (form, rewrite) in [
         (
-            "mailed",
-            rewritten("mailed", &|q: &str| break_at_spaces(q, 76)),
+            "joined",
+            &(|q: &str| q.lines().collect::<Vec<_>>().join(" ")) as &Rewrite,
         ),
-        (
-            "terminal",
-            rewritten("terminal", &|q: &str| cut_at_columns(q, 80)),
-        ),
+        ("mailed", &|q: &str| break_at_spaces(q, 76)),
+        ("terminal", &|q: &str| cut_at_columns(q, 80)),
     ] {
-        let got = &wrapped;
+        let got = &rewritten(form, rewrite);
         assert!(
             (value(got, "top1") - value(want, "top1")).abs() <= 0.01,
             "{form}: top1 {}, plain text {}",

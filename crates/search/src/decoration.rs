@@ -133,11 +133,10 @@ fn after_cri_prefix(line: &str) -> Option<(bool, &str)> {
     let stream = parts.next()?;
     let tag = parts.next()?;
     let rest = parts.next().unwrap_or("");
-    let is_time = time.contains('T')
-        && crate::paste::is_timestamp(time)
-        && crate::long_log::is_date_or_time(time);
-    (is_time && matches!(stream, "stdout" | "stderr") && matches!(tag, "F" | "P"))
-        .then_some((tag == "P", rest))
+    (crate::long_log::is_iso_date_time(time)
+        && matches!(stream, "stdout" | "stderr")
+        && matches!(tag, "F" | "P"))
+    .then_some((tag == "P", rest))
 }
 
 /// The line without the `>` markers of a quoted reply (`> `, `>> `, `> > `).

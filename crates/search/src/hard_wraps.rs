@@ -10,9 +10,9 @@
 //! at spaces also an exception, a Python traceback's lines and a label such as `DETAIL:`).
 //! Where it cannot tell, a piece stays its own line, as it was.
 
-use crate::line_breaks::{is_frame_start, is_more_frames};
-use crate::long_log::is_date_or_time;
-use crate::paste::{is_level, is_timestamp, starts_with_exception};
+use crate::line_breaks::{is_frame_start, is_more_frames, is_qualified_method};
+use crate::long_log::starts_record;
+use crate::paste::{is_timestamp, starts_with_exception};
 use std::borrow::Cow;
 
 /// Narrowest width read as a wrap: narrower lines are a paste's own short lines.
@@ -115,8 +115,8 @@ fn starts_wide(line: &str) -> bool {
 
 /// Characters a terminal shows two columns wide, in the scripts pastes carry: Hangul jamo,
 /// CJK punctuation, kana and Han, Hangul syllables, compatibility ideographs, vertical and
-/// full-width forms. (The `unicode-width` crate's full tables would add 5.5 KB brotli to the
-/// browser module for characters no trace holds; the tests measure with the crate.)
+/// full-width forms. (The `unicode-width` crate in its place made the browser module 3.9 KB
+/// brotli larger, for characters no trace holds; the tests measure with the crate.)
 fn is_wide(c: char) -> bool {
     matches!(c,
         '\u{1100}'..='\u{115F}'
@@ -218,52 +218,41 @@ fn space_joins(lines: &[&str]) -> Option<(Vec<bool>, &'static str)> {
     }
 }
 
-/// Whether `line` starts a printed line of its own, so no break is read before it: a stack
-/// frame (a lone `at` too: a mail client broke the frame after it), `Caused by:`,
-/// `Suppressed:`, `... 12 more`, a Python traceback's or a Go dump's lines, a JSON record, an
-/// exception with its message, or a log record (a date or time, or a level, first).
+/// Whether `line` starts a printed line of its own, so no break is read before it: what
+/// starts one after a cut ([`starts_line_after_cut`]), and a lone `at` (a mail client broke
+/// the frame after it), a Go dump's lines, a Python traceback's lines, an exception with its
+/// message, a timestamp or an upper-case label (`DETAIL:`).
 fn starts_printed_line(line: &str) -> bool {
     let t = line.trim_start();
     let first = t.split_whitespace().next().unwrap_or("");
-    let bare = first.trim_matches(['[', ']', '(', ')']);
-    is_frame_start(t)
-        || is_cut_frame(t)
+    starts_line_after_cut(line)
         || t.trim_end() == "at"
-        || t.starts_with("{\"")
         || t.starts_with("goroutine ")
         || t.starts_with("created by ")
         || is_call_line(t)
-        || is_more_frames(t)
-        || t.starts_with("Caused by:")
-        || t.starts_with("Suppressed:")
         || t.starts_with("Traceback (most recent call last)")
         || t.starts_with("File \"")
         || starts_with_exception(t)
-        || is_timestamp(bare)
-        || is_level(bare)
+        || is_timestamp(first.trim_matches(['[', ']', '(', ')']))
         || is_label(first)
 }
 
 /// Whether `line`, after a line of the full width, still starts a printed line of its own:
-/// a frame, a cause, `... 12 more`, a JSON record, or a log record with a whole date or time
-/// of day first.
-/// Anything else there is the rest of a cut line, even when it looks like the start of one
+/// a frame (also one cut before its parenthesis), a cause, `... 12 more`, a JSON record, or
+/// a log record ([`starts_record`]: a date or time of day first, not one inside an id). Anything
+/// else there is the rest of a cut line, even when it looks like the start of one
 /// (`tionException: …` of a class cut in two, `01-01 00:00:00` of a value).
 fn starts_line_after_cut(line: &str) -> bool {
     let t = line.trim_start();
-    let first = t.split_whitespace().next().unwrap_or("");
-    let bare = first.trim_matches(['[', ']', '(', ')']);
-    // A date or time the word starts with (`2024-05-01`, `10:00:00,123`), not one inside an
-    // id (`d:00057074-dbd0-…`).
-    let head: String = bare.chars().take(10).collect();
     is_frame_start(t)
-        || is_cut_frame(t)
+        || t.strip_prefix("at ")
+            .and_then(|r| r.split_whitespace().next())
+            .is_some_and(is_qualified_method)
         || is_more_frames(t)
         || t.starts_with("Caused by:")
         || t.starts_with("Suppressed:")
         || t.starts_with("{\"")
-        || is_level(bare)
-        || is_date_or_time(&head)
+        || starts_record(t)
 }
 
 /// A function called on its line, as a Go dump prints its frames
@@ -276,21 +265,6 @@ fn is_call_line(t: &str) -> bool {
             && !name.contains(char::is_whitespace)
             && t.trim_end().ends_with(')')
     })
-}
-
-/// A frame whose line a terminal cut before its parenthesis: `at ` and a qualified name
-/// (`at org.apache.rocketmq.flink.RocketMQSourceFunction.lambda$null$1`).
-fn is_cut_frame(t: &str) -> bool {
-    t.strip_prefix("at ")
-        .and_then(|r| r.split_whitespace().next())
-        .is_some_and(|w| {
-            w.contains('.')
-                && w.starts_with(|c: char| c.is_ascii_alphabetic())
-                && w.chars().all(|c| {
-                    c.is_ascii_alphanumeric()
-                        || matches!(c, '.' | '_' | '$' | '/' | '<' | '>' | '-')
-                })
-        })
 }
 
 /// An upper-case label before a line's text (`DETAIL:`, `HINT:`, `STATEMENT:`).

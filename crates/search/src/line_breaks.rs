@@ -60,9 +60,13 @@ pub(crate) fn is_frame_start(rest: &str) -> bool {
         return false;
     };
     let word = word.split(char::is_whitespace).next().unwrap_or("");
-    let Some((method, _)) = word.split_once('(') else {
-        return false;
-    };
+    word.split_once('(')
+        .is_some_and(|(method, _)| is_qualified_method(method))
+}
+
+/// A method qualified by at least one dot, as a frame names it (`org.a.B.m`,
+/// `java.base/jdk.internal.X.<init>`, `B.lambda$run$0`).
+pub(crate) fn is_qualified_method(method: &str) -> bool {
     method
         .chars()
         .next()

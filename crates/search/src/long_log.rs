@@ -87,6 +87,12 @@ pub(crate) fn focus_long_log(text: &str) -> Cow<'_, str> {
     Cow::Owned(out.join("\n"))
 }
 
+/// Whether `line` starts a log record: a date or a time of day first, or a level (see
+/// [`record_level`]).
+pub(crate) fn starts_record(line: &str) -> bool {
+    record_level(line).is_some()
+}
+
 /// The level of the record `line` starts, or `None` when it starts none (a continuation: a
 /// frame, a message's second line). A record starts with a timestamp (`2024-05-01`,
 /// `[2024-05-01`) or a level word; its level is the first level word among its first words.
@@ -111,8 +117,14 @@ fn record_level(line: &str) -> Option<Level> {
     })
 }
 
+/// An ISO date and time as one word (`2024-05-01T10:00:00.123456789Z`,
+/// `2024-05-01T10:00:00+0000`), as container runtimes and rsyslog write them.
+pub(crate) fn is_iso_date_time(word: &str) -> bool {
+    word.contains('T') && is_timestamp(word) && is_date_or_time(word)
+}
+
 /// `2024-05-01`, `2024/05/01` or `10:00:00` in a word.
-pub(crate) fn is_date_or_time(word: &str) -> bool {
+fn is_date_or_time(word: &str) -> bool {
     let b = word.as_bytes();
     let digits =
         |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));

@@ -176,9 +176,7 @@ fn after_syslog_prefix(line: &str) -> Option<&str> {
         let (time, rest) = first_word(rest);
         (is_number(day) && day.len() <= 2 && is_timestamp(time)).then_some((false, rest))?
     } else {
-        let iso =
-            first.contains('T') && is_timestamp(first) && crate::long_log::is_date_or_time(first);
-        iso.then_some((true, rest))?
+        crate::long_log::is_iso_date_time(first).then_some((true, rest))?
     };
     let (host, rest) = first_word(rest);
     let (tag, rest) = first_word(rest);

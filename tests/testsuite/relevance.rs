@@ -148,7 +148,7 @@ type Rewrite = dyn Fn(&str) -> String;
 
 /// `text` with each line longer than `width` characters broken at the last space before it,
 /// as a mail client does (the space dropped, a word longer than the width left whole).
-fn break_at_spaces(text: &str, width: usize) -> String {
+pub(crate) fn break_at_spaces(text: &str, width: usize) -> String {
     let mut rows: Vec<String> = Vec::new();
     for line in text.lines() {
         let mut words = line.split(' ');
@@ -169,7 +169,7 @@ fn break_at_spaces(text: &str, width: usize) -> String {
 /// `text` as a terminal of `width` columns shows it: tabs expanded to the next multiple of
 /// eight, each line cut at the width, a character two columns wide that does not fit moved
 /// to the next line.
-fn cut_at_columns(text: &str, width: usize) -> String {
+pub(crate) fn cut_at_columns(text: &str, width: usize) -> String {
     use unicode_width::UnicodeWidthChar;
     let mut rows: Vec<String> = Vec::new();
     for line in text.lines() {

@@ -18,6 +18,7 @@ use crate::analysis::{analyze, analyze_parts};
 use crate::decoration::as_printed;
 use crate::paste::{LineRole, Paste, split_paste_with};
 use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
+use crate::script::is_cjk;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use tantivy::Searcher;
@@ -131,7 +132,7 @@ pub(crate) fn build_query(
             .count()
             == 1,
         plain_words,
-        known_share: known_share(&surfaces, &unknown_surfaces, &prose_only),
+        known_share: known_share(&surfaces, &unknown_surfaces, &prose_only, tuning.cjk_seams),
         named_connectors: connectors_named_anywhere(&text, &surfaces, searcher, kb),
         walks,
     }
@@ -209,13 +210,37 @@ fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
 
 /// Share of the query's content words (not function words) that occur in the book; words
 /// only in the reader's prose around a paste do not count (the pasted error is what an entry
-/// repeats, not the reader's sentence about it).
-fn known_share(surfaces: &[String], unknown_surfaces: &[bool], prose_only: &[bool]) -> f32 {
-    let content_words: Vec<bool> = surfaces
+/// repeats, not the reader's sentence about it). With `seams`, an unknown CJK bigram whose
+/// first character ends a known bigram and whose second starts one does not count either:
+/// overlapping bigrams read `文件看不到` as `文件`, `件看`, `看不`, `不到`, and `件看` is the
+/// seam between two words, not a word the book lacks.
+fn known_share(
+    surfaces: &[String],
+    unknown_surfaces: &[bool],
+    prose_only: &[bool],
+    seams: bool,
+) -> f32 {
+    let mut content_words: Vec<bool> = surfaces
         .iter()
         .zip(prose_only)
         .map(|(w, &prose)| !prose && !is_stopword(w) && w.chars().any(char::is_alphabetic))
         .collect();
+    if seams {
+        let known_pairs: Vec<(char, char)> = (0..surfaces.len())
+            .filter(|&i| content_words[i] && !unknown_surfaces[i])
+            .filter_map(|i| cjk_pair(&surfaces[i]))
+            .collect();
+        for i in 0..surfaces.len() {
+            if content_words[i]
+                && unknown_surfaces[i]
+                && let Some((a, b)) = cjk_pair(&surfaces[i])
+                && known_pairs.iter().any(|&(_, end)| end == a)
+                && known_pairs.iter().any(|&(start, _)| start == b)
+            {
+                content_words[i] = false;
+            }
+        }
+    }
     let words = content_words.iter().filter(|c| **c).count();
     let known = (0..surfaces.len())
         .filter(|&i| content_words[i] && !unknown_surfaces[i])
@@ -224,6 +249,15 @@ fn known_share(surfaces: &[String], unknown_surfaces: &[bool], prose_only: &[boo
         known as f32 / words as f32
     } else {
         0.0
+    }
+}
+
+/// The two characters of a CJK bigram.
+fn cjk_pair(word: &str) -> Option<(char, char)> {
+    let mut chars = word.chars();
+    match (chars.next(), chars.next(), chars.next()) {
+        (Some(a), Some(b), None) if is_cjk(a) && is_cjk(b) => Some((a, b)),
+        _ => None,
     }
 }
 
@@ -265,5 +299,41 @@ fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
         one_line: false,
         plain_words: true,
         walks: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn share(words: &[(&str, bool)], seams: bool) -> f32 {
+        let surfaces: Vec<String> = words.iter().map(|(w, _)| w.to_string()).collect();
+        let unknown: Vec<bool> = words.iter().map(|(_, known)| !known).collect();
+        known_share(&surfaces, &unknown, &vec![false; words.len()], seams)
+    }
+
+    #[test]
+    fn a_seam_between_two_known_words_is_not_a_word_the_book_lacks() {
+        // `文件看不到`: `件看` joins `文件` and `看不`.
+        let words = [
+            ("文件", true),
+            ("件看", false),
+            ("看不", true),
+            ("不到", true),
+        ];
+        assert_eq!(share(&words, false), 0.75);
+        assert_eq!(share(&words, true), 1.0);
+        // A bigram with an end no known word has is counted: `目录里全是` with only `目录`
+        // known leaves `录里`, `里全` and `全是` unknown.
+        let words = [
+            ("目录", true),
+            ("录里", false),
+            ("里全", false),
+            ("全是", false),
+        ];
+        assert_eq!(share(&words, true), 0.25);
+        // Latin words are never seams.
+        let words = [("file", true), ("missing", false), ("found", true)];
+        assert!((share(&words, true) - 2.0 / 3.0).abs() < 1e-6);
     }
 }

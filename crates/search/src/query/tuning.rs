@@ -181,6 +181,13 @@ pub struct Tuning {
     pub min_word_known_share: f32,
     /// See `word_confidence`.
     pub min_word_margin: f32,
+    /// In the known share both rules read, a CJK bigram that joins two known words (the
+    /// seam overlapping bigrams read between two Chinese words) is not counted as a word the
+    /// book lacks. Measured (off → on, confident rate): the Chinese fixture book 0.492 →
+    /// 0.508; 60 Chinese queries written fresh for the bundled book 0.283 → 0.317 (with
+    /// 5,000 distractors, all 120 of that set 0.367 → 0.375); all right. Every real users'
+    /// set, the curated set and the Flink CDC books unchanged.
+    pub cjk_seams: bool,
     /// Either way, the query names no connector of the book, or the first hit's connector
     /// (see [`crate::Signals::other_connector`]).
     pub connector_agreement: bool,
@@ -312,6 +319,7 @@ impl Default for Tuning {
             min_word_coverage: 0.8,
             min_word_known_share: 0.9,
             min_word_margin: 1.8,
+            cjk_seams: true,
             connector_mentions: true,
             alias_slugs: true,
             compounds: true,

@@ -168,9 +168,10 @@ pub struct Tuning {
     pub no_divergence: bool,
     /// Also confident: a one-line query whose informative words the first hit covers
     /// (`min_word_coverage`), nearly all of them words of the book (`min_word_known_share`),
-    /// with the first score `min_word_margin` times the second. Measured: on real users'
-    /// questions and pastes it changed no answer's confidence (their words are not the
-    /// entries'); on queries written from the entries it made 0.169 → 0.598 of them confident
+    /// with the first score `min_word_margin` times the second. Measured when added: on real
+    /// users' questions and pastes it changed no answer's confidence (their words are not the
+    /// entries'; since then, over every real users' set, it answers 11 confidently, 8 rightly);
+    /// on queries written from the entries it made 0.169 → 0.598 of them confident
     /// (bundled book; 0.169 → 0.566 with 5,000 distractors, Chinese book 0.138 → 0.492), all
     /// right. A margin of 1.3 or 1.5 made a wrong answer confident (real users' questions,
     /// curated set with distractors).

@@ -7,7 +7,7 @@ use super::clauses::{
     typo_clauses,
 };
 use super::text::{
-    clamp_input, is_plain_words, is_stopword, unfinished_last_word, with_alias_slugs,
+    cjk_pair, clamp_input, is_plain_words, is_stopword, unfinished_last_word, with_alias_slugs,
 };
 use super::words::{
     DfCache, alias_slugs, candidates, compound_forms, connectors_named_anywhere,
@@ -18,7 +18,6 @@ use crate::analysis::{analyze, analyze_parts};
 use crate::decoration::as_printed;
 use crate::paste::{LineRole, Paste, split_paste_with};
 use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
-use crate::script::is_cjk;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use tantivy::Searcher;
@@ -249,15 +248,6 @@ fn known_share(
         known as f32 / words as f32
     } else {
         0.0
-    }
-}
-
-/// The two characters of a CJK bigram.
-fn cjk_pair(word: &str) -> Option<(char, char)> {
-    let mut chars = word.chars();
-    match (chars.next(), chars.next(), chars.next()) {
-        (Some(a), Some(b), None) if is_cjk(a) && is_cjk(b) => Some((a, b)),
-        _ => None,
     }
 }
 

@@ -421,16 +421,19 @@ pub(super) fn is_stopword(word: &str) -> bool {
 /// 0.4 → 0.6 (`这一条语句` had matched a symptom line's `各有一条`), the other sets unchanged.
 pub(super) fn is_function_pair(word: &str) -> bool {
     const PARTICLES: [char; 6] = ['的', '了', '吗', '呢', '吧', '啊'];
+    cjk_pair(word).is_some_and(|(a, b)| {
+        PARTICLES.contains(&a)
+            || PARTICLES.contains(&b)
+            || CJK_FUNCTION_WORDS.binary_search(&word).is_ok()
+    })
+}
+
+/// The two characters of a CJK bigram.
+pub(super) fn cjk_pair(word: &str) -> Option<(char, char)> {
     let mut chars = word.chars();
     match (chars.next(), chars.next(), chars.next()) {
-        (Some(a), Some(b), None) => {
-            is_cjk(a)
-                && is_cjk(b)
-                && (PARTICLES.contains(&a)
-                    || PARTICLES.contains(&b)
-                    || CJK_FUNCTION_WORDS.binary_search(&word).is_ok())
-        }
-        _ => false,
+        (Some(a), Some(b), None) if is_cjk(a) && is_cjk(b) => Some((a, b)),
+        _ => None,
     }
 }
 

@@ -236,6 +236,11 @@ impl MarkdownRenderer {
         let mut heading: Option<OpenHeading<'_>> = None;
         let mut code: Option<(String, String)> = None;
         let mut has_raw_html = false;
+        // The lines of the raw HTML block being read. Its text is shown, so it is searched,
+        // but with code's weight: in docs, raw HTML blocks are mostly tables of options
+        // (name, type, default, description), whose words as prose let a long reference
+        // page outrank the entry that answers (measured on the imported Flink CDC docs).
+        let mut html_block: Option<String> = None;
         let at = |offset: usize| {
             let (l, c) = line_col(body, offset);
             (body_line + l - 1, c)
@@ -412,6 +417,20 @@ impl MarkdownRenderer {
                 }
                 (None, ev) => {
                     match &ev {
+                        Event::Start(Tag::HtmlBlock) => html_block = Some(String::new()),
+                        Event::Html(h) => {
+                            if let Some(block) = html_block.as_mut() {
+                                block.push_str(h);
+                            }
+                        }
+                        Event::End(TagEnd::HtmlBlock) => {
+                            if let Some(block) = html_block.take() {
+                                let text = crate::site_index::html::fragment_text(&block);
+                                out.code.push_str(&text.prose);
+                                out.code.push('\n');
+                                out.code.push_str(&text.code);
+                            }
+                        }
                         Event::Text(t) | Event::Code(t) => out.text.push_str(t),
                         Event::SoftBreak | Event::HardBreak | Event::End(_) => out.text.push(' '),
                         _ => {}
@@ -720,6 +739,26 @@ mod tests {
         assert!(r.html.contains("<table>"));
         assert!(!r.html.contains("<script>"));
         assert!(!r.html.contains("alert(1)"), "{}", r.html);
+    }
+
+    #[test]
+    fn raw_html_blocks_are_searched_as_code() {
+        let (r, _) = render(
+            "Options:\n\n<table>\n  <tr>\n    <td>scan.parse.online.schema.changes.enabled</td>\n    <td>Whether to parse <a href=\"https://example.com\">gh-ost</a> changes &amp; more.</td>\n  </tr>\n</table>\n\n<script>var hidden = 1;</script>\n\nAfter.\n",
+        );
+        assert!(
+            r.code.contains("scan.parse.online.schema.changes.enabled")
+                && r.code.contains("gh-ost changes & more."),
+            "{}",
+            r.code
+        );
+        assert!(
+            !r.code.contains("<td>") && !r.code.contains("hidden"),
+            "{}",
+            r.code
+        );
+        assert!(r.text.contains("Options:") && r.text.contains("After."));
+        assert!(!r.text.contains("gh-ost"), "{}", r.text);
     }
 
     #[test]

@@ -154,10 +154,21 @@ fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
     }))
 }
 
+/// The text of an HTML fragment (a raw HTML block of a Markdown body) as a page reads it:
+/// its prose (never the text of scripts, styles and the like), and the text of its `<pre>`
+/// elements.
+pub(crate) fn fragment_text(html: &str) -> Text {
+    let fragment = Html::parse_fragment(html);
+    let mut text = Text::default();
+    collect(fragment.root_element(), false, &mut text);
+    text
+}
+
+/// The text of a page or fragment: prose, and code (`<pre>`).
 #[derive(Default)]
-struct Text {
-    prose: String,
-    code: String,
+pub(crate) struct Text {
+    pub(crate) prose: String,
+    pub(crate) code: String,
 }
 
 /// Walks `el`, putting `<pre>` text into code and the rest into prose.

@@ -166,6 +166,11 @@ fn hugo_faq_is_split_with_shortcodes_converted_and_leftovers_reported() {
     );
     let sasl = entry_text(&book, "kafka", "sasl-authentication-fails");
     assert!(sasl.contains("> [!WARNING]\n> **Secrets**"), "{sasl}");
+    // Docs keep option references in raw HTML tables: their text is searched too.
+    assert_eq!(
+        first_hit(&book, "credential refresh buffer seconds"),
+        "sasl-authentication-fails"
+    );
     assert_eq!(
         reported(&r, "unconverted", "content/kafka/sasl.md:").len(),
         1

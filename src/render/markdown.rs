@@ -425,7 +425,7 @@ impl MarkdownRenderer {
                         }
                         Event::End(TagEnd::HtmlBlock) => {
                             if let Some(block) = html_block.take() {
-                                let text = crate::site_index::html::fragment_text(&block);
+                                let text = crate::html::fragment_text(&block);
                                 out.code.push_str(&text.prose);
                                 out.code.push('\n');
                                 out.code.push_str(&text.code);

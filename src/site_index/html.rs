@@ -1,41 +1,11 @@
 //! One HTML page of another generator's site → a search document: the main content (chosen
 //! by `data-kbook-body`, a selector, or `<main>`/`<article>`/`<body>`), its title, its prose,
-//! its code blocks, and error texts found in log-shaped code.
+//! its code blocks (read by [`crate::html::collect`]), and error texts found in log-shaped
+//! code.
 
+use crate::html::{Text, collect};
 use kbook_search::EntryDoc;
-use scraper::{ElementRef, Html, Node, Selector};
-
-/// Elements whose text is never content.
-const NEVER: [&str; 7] = [
-    "script", "style", "noscript", "template", "svg", "iframe", "object",
-];
-/// Page chrome, skipped when the whole `<body>` is the content.
-const CHROME: [&str; 5] = ["nav", "header", "footer", "aside", "form"];
-/// Elements that end a line of text.
-const BLOCKS: [&str; 22] = [
-    "p",
-    "div",
-    "section",
-    "article",
-    "main",
-    "li",
-    "ul",
-    "ol",
-    "table",
-    "tr",
-    "td",
-    "th",
-    "br",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "blockquote",
-    "dd",
-    "dt",
-];
+use scraper::{ElementRef, Html, Selector};
 
 /// What a page yields: its document, or why it was skipped.
 pub enum PageDoc {
@@ -152,56 +122,6 @@ fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
         symptoms: Vec::new(),
         versions: Vec::new(),
     }))
-}
-
-/// The text of an HTML fragment (a raw HTML block of a Markdown body) as a page reads it:
-/// its prose (never the text of scripts, styles and the like), and the text of its `<pre>`
-/// elements.
-pub(crate) fn fragment_text(html: &str) -> Text {
-    let fragment = Html::parse_fragment(html);
-    let mut text = Text::default();
-    collect(fragment.root_element(), false, &mut text);
-    text
-}
-
-/// The text of a page or fragment: prose, and code (`<pre>`).
-#[derive(Default)]
-pub(crate) struct Text {
-    pub(crate) prose: String,
-    pub(crate) code: String,
-}
-
-/// Walks `el`, putting `<pre>` text into code and the rest into prose.
-fn collect(el: ElementRef, whole_body: bool, out: &mut Text) {
-    for child in el.children() {
-        match child.value() {
-            Node::Text(t) => out.prose.push_str(t),
-            Node::Element(e) => {
-                let name = e.name();
-                let Some(child_el) = ElementRef::wrap(child) else {
-                    continue;
-                };
-                if NEVER.contains(&name)
-                    || (whole_body && CHROME.contains(&name))
-                    || e.attr("data-kbook-ignore").is_some()
-                {
-                    continue;
-                }
-                if name == "pre" {
-                    let code: String = child_el.text().collect();
-                    out.code.push_str(code.trim_end());
-                    out.code.push('\n');
-                    out.prose.push('\n');
-                    continue;
-                }
-                collect(child_el, whole_body, out);
-                if BLOCKS.contains(&name) {
-                    out.prose.push('\n');
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 /// Runs of white space as one space.

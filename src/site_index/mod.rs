@@ -3,7 +3,7 @@
 //! stylesheet and a search page into one directory of the site, and with `--ui` adds the
 //! search box and the loader to every page.
 
-pub(crate) mod html;
+mod html;
 
 use crate::output::SiteWriter;
 use crate::search_assets::{AssetError, AssetMode, Entries, build_search_assets};

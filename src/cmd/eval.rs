@@ -52,11 +52,11 @@ type SwitchOff = fn(&mut Tuning);
 type SetConstant = fn(&mut Tuning, f32);
 
 /// The last parts in [`ABLATIONS`], which are parts of confidence, not of the ranking.
-const CONFIDENCE_PARTS: usize = 6;
+const CONFIDENCE_PARTS: usize = 7;
 
 /// Ranking parts `--ablate` can switch off (the last [`CONFIDENCE_PARTS`] are parts of
 /// confidence), each with how it is switched off.
-const ABLATIONS: [(&str, SwitchOff); 28] = [
+const ABLATIONS: [(&str, SwitchOff); 29] = [
     ("paste-splitting", |t| t.paste_splitting = false),
     ("reader-prose", |t| t.reader_prose = false),
     ("punctuated-questions", |t| t.punctuated_questions = false),
@@ -85,6 +85,7 @@ const ABLATIONS: [(&str, SwitchOff); 28] = [
     ("word-confidence", |t| t.word_confidence = false),
     ("error-query-share", |t| t.min_error_query_share = 0.0),
     ("cjk-seams", |t| t.cjk_seams = false),
+    ("hex-values", |t| t.hex_values = false),
 ];
 
 /// Constants `--tune` sets, each with how a value is stored (counts are rounded down).

@@ -7,7 +7,8 @@ use super::clauses::{
     typo_clauses,
 };
 use super::text::{
-    cjk_pair, clamp_input, is_plain_words, is_stopword, unfinished_last_word, with_alias_slugs,
+    cjk_pair, clamp_input, is_hex_value, is_plain_words, is_stopword, unfinished_last_word,
+    with_alias_slugs,
 };
 use super::words::{
     DfCache, alias_slugs, candidates, compound_forms, connectors_named_anywhere,
@@ -131,7 +132,7 @@ pub(crate) fn build_query(
             .count()
             == 1,
         plain_words,
-        known_share: known_share(&surfaces, &unknown_surfaces, &prose_only, tuning.cjk_seams),
+        known_share: known_share(&surfaces, &unknown_surfaces, &prose_only, tuning),
         named_connectors: connectors_named_anywhere(&text, &surfaces, searcher, kb),
         walks,
     }
@@ -212,19 +213,24 @@ fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
 /// repeats, not the reader's sentence about it). With `seams`, an unknown CJK bigram whose
 /// first character ends a known bigram and whose second starts one does not count either:
 /// overlapping bigrams read `文件看不到` as `文件`, `件看`, `看不`, `不到`, and `件看` is the
-/// seam between two words, not a word the book lacks.
+/// seam between two words, not a word the book lacks. With `hex_values`, values printed in
+/// hexadecimal (byte escapes, ids) are not words, as decimal numbers are not.
 fn known_share(
     surfaces: &[String],
     unknown_surfaces: &[bool],
     prose_only: &[bool],
-    seams: bool,
+    tuning: &Tuning,
 ) -> f32 {
     let mut content_words: Vec<bool> = surfaces
         .iter()
         .zip(prose_only)
-        .map(|(w, &prose)| !prose && !is_stopword(w) && w.chars().any(char::is_alphabetic))
+        .map(|(w, &prose)| {
+            let value =
+                !w.chars().any(char::is_alphabetic) || (tuning.hex_values && is_hex_value(w));
+            !prose && !is_stopword(w) && !value
+        })
         .collect();
-    if seams {
+    if tuning.cjk_seams {
         let known_pairs: Vec<(char, char)> = (0..surfaces.len())
             .filter(|&i| content_words[i] && !unknown_surfaces[i])
             .filter_map(|i| cjk_pair(&surfaces[i]))
@@ -299,7 +305,61 @@ mod tests {
     fn share(words: &[(&str, bool)], seams: bool) -> f32 {
         let surfaces: Vec<String> = words.iter().map(|(w, _)| w.to_string()).collect();
         let unknown: Vec<bool> = words.iter().map(|(_, known)| !known).collect();
-        known_share(&surfaces, &unknown, &vec![false; words.len()], seams)
+        let tuning = Tuning {
+            cjk_seams: seams,
+            ..Tuning::default()
+        };
+        known_share(&surfaces, &unknown, &vec![false; words.len()], &tuning)
+    }
+
+    #[test]
+    fn values_printed_in_hex_are_not_words_the_book_lacks() {
+        // `Incorrect string value: '\xF0\x9F\x98\x81' for column 'nick'` as the analyzer
+        // reads it: the escapes and their parts, and the column's name.
+        let surfaces: Vec<String> = [
+            "incorrect",
+            "string",
+            "value",
+            "xf0\\x9f\\x98\\x81",
+            "x98",
+            "b6",
+            "4a045a11",
+            "nick",
+        ]
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+        let unknown = [false, false, false, true, true, true, true, true];
+        let prose = vec![false; surfaces.len()];
+        let on = Tuning::default();
+        let off = Tuning {
+            hex_values: false,
+            ..Tuning::default()
+        };
+        assert!((known_share(&surfaces, &unknown, &prose, &off) - 3.0 / 8.0).abs() < 1e-6);
+        // Only the column's name is left unknown.
+        assert!((known_share(&surfaces, &unknown, &prose, &on) - 3.0 / 4.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn hex_values_are_told_from_words() {
+        for value in [
+            "xf0\\x9f\\x98",
+            "\\xac\\xed",
+            "x9f",
+            "b6",
+            "e2",
+            "4a045a11",
+            "24f229b949cc",
+        ] {
+            assert!(is_hex_value(value), "{value}");
+        }
+        // Words, even of hex letters, and three characters with a digit (`db2`).
+        for word in [
+            "ef", "cafe", "deadbeef", "db2", "x9", "xg0", "s3", "mysql", "x9f\\",
+        ] {
+            assert!(!is_hex_value(word), "{word}");
+        }
     }
 
     #[test]

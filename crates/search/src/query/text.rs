@@ -428,6 +428,24 @@ pub(super) fn is_function_pair(word: &str) -> bool {
     })
 }
 
+/// Whether `word` is a value printed in hexadecimal, not a word: a run of byte escapes
+/// (`\xf0\x9f`, `x9f`), one byte (`b6`, a part of an escape) or a hash or id segment of
+/// four or more hex digits (`4a045a11`, `ba05`), with a decimal digit unless escaped. Three
+/// characters are left as words: `db2`.
+pub(super) fn is_hex_value(word: &str) -> bool {
+    let escapes = word.strip_prefix('\\').unwrap_or(word);
+    if escapes.split('\\').all(|piece| {
+        piece.len() == 3
+            && piece.starts_with(['x', 'X'])
+            && piece[1..].bytes().all(|b| b.is_ascii_hexdigit())
+    }) {
+        return true;
+    }
+    word.bytes().all(|b| b.is_ascii_hexdigit())
+        && word.bytes().any(|b| b.is_ascii_digit())
+        && (word.len() == 2 || word.len() >= 4)
+}
+
 /// The two characters of a CJK bigram.
 pub(super) fn cjk_pair(word: &str) -> Option<(char, char)> {
     let mut chars = word.chars();

@@ -85,7 +85,7 @@ const ABLATIONS: [(&str, SwitchOff); 29] = [
     ("word-confidence", |t| t.word_confidence = false),
     ("error-query-share", |t| t.min_error_query_share = 0.0),
     ("cjk-seams", |t| t.cjk_seams = false),
-    ("hex-values", |t| t.hex_values = false),
+    ("printed-values", |t| t.printed_values = false),
 ];
 
 /// Constants `--tune` sets, each with how a value is stored (counts are rounded down).

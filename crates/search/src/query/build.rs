@@ -7,7 +7,7 @@ use super::clauses::{
     typo_clauses,
 };
 use super::text::{
-    cjk_pair, clamp_input, is_hex_value, is_plain_words, is_stopword, unfinished_last_word,
+    cjk_pair, clamp_input, is_plain_words, is_printed_value, is_stopword, unfinished_last_word,
     with_alias_slugs,
 };
 use super::words::{
@@ -213,8 +213,9 @@ fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
 /// repeats, not the reader's sentence about it). With `seams`, an unknown CJK bigram whose
 /// first character ends a known bigram and whose second starts one does not count either:
 /// overlapping bigrams read `文件看不到` as `文件`, `件看`, `看不`, `不到`, and `件看` is the
-/// seam between two words, not a word the book lacks. With `hex_values`, values printed in
-/// hexadecimal (byte escapes, ids) are not words, as decimal numbers are not.
+/// seam between two words, not a word the book lacks. With `printed_values`, values the
+/// reader's system printed (hex bytes and ids, addresses) are not words, as decimal numbers
+/// are not.
 fn known_share(
     surfaces: &[String],
     unknown_surfaces: &[bool],
@@ -225,8 +226,8 @@ fn known_share(
         .iter()
         .zip(prose_only)
         .map(|(w, &prose)| {
-            let value =
-                !w.chars().any(char::is_alphabetic) || (tuning.hex_values && is_hex_value(w));
+            let value = !w.chars().any(char::is_alphabetic)
+                || (tuning.printed_values && is_printed_value(w));
             !prose && !is_stopword(w) && !value
         })
         .collect();
@@ -313,9 +314,10 @@ mod tests {
     }
 
     #[test]
-    fn values_printed_in_hex_are_not_words_the_book_lacks() {
+    fn printed_values_are_not_words_the_book_lacks() {
         // `Incorrect string value: '\xF0\x9F\x98\x81' for column 'nick'` as the analyzer
-        // reads it: the escapes and their parts, and the column's name.
+        // reads it (the escapes and their parts, and the column's name), with an id and a
+        // host and port beside it.
         let surfaces: Vec<String> = [
             "incorrect",
             "string",
@@ -324,26 +326,27 @@ mod tests {
             "x98",
             "b6",
             "4a045a11",
+            "db:3306",
             "nick",
         ]
         .iter()
         .map(|w| w.to_string())
         .collect();
-        let unknown = [false, false, false, true, true, true, true, true];
+        let unknown = [false, false, false, true, true, true, true, true, true];
         let prose = vec![false; surfaces.len()];
         let on = Tuning::default();
         let off = Tuning {
-            hex_values: false,
+            printed_values: false,
             ..Tuning::default()
         };
-        assert!((known_share(&surfaces, &unknown, &prose, &off) - 3.0 / 8.0).abs() < 1e-6);
+        assert!((known_share(&surfaces, &unknown, &prose, &off) - 3.0 / 9.0).abs() < 1e-6);
         // Only the column's name is left unknown.
         assert!((known_share(&surfaces, &unknown, &prose, &on) - 3.0 / 4.0).abs() < 1e-6);
     }
 
     #[test]
-    fn hex_values_are_told_from_words() {
-        for value in [
+    fn printed_values_are_told_from_words() {
+        let values = [
             "xf0\\x9f\\x98",
             "\\xac\\xed",
             "x9f",
@@ -351,14 +354,38 @@ mod tests {
             "e2",
             "4a045a11",
             "24f229b949cc",
-        ] {
-            assert!(is_hex_value(value), "{value}");
+            "kafka1:9092",
+            "localhost/127.0.0.1:9094",
+            "jdbc:mysql://db:3306/shop",
+            "s3://warehouse/t/manifest",
+            "/opt/flink/conf/flink-conf.yaml",
+            "192.168.0.102",
+        ];
+        for value in values {
+            assert!(is_printed_value(value), "{value}");
         }
-        // Words, even of hex letters, and three characters with a digit (`db2`).
-        for word in [
-            "ef", "cafe", "deadbeef", "db2", "x9", "xg0", "s3", "mysql", "x9f\\",
-        ] {
-            assert!(!is_hex_value(word), "{word}");
+        // Words, even of hex letters; three characters with a digit (`db2`); a frame's
+        // position in code; a label and a value; a version.
+        let words = [
+            "ef",
+            "cafe",
+            "deadbeef",
+            "db2",
+            "x9",
+            "xg0",
+            "s3",
+            "mysql",
+            "x9f\\",
+            "sqlerror.java:1163",
+            "flinksink.scala:47",
+            "msg:code",
+            "and/or",
+            "8.0.21",
+            ":9092",
+            "host:",
+        ];
+        for word in words {
+            assert!(!is_printed_value(word), "{word}");
         }
     }
 

@@ -428,11 +428,45 @@ pub(super) fn is_function_pair(word: &str) -> bool {
     })
 }
 
-/// Whether `word` is a value printed in hexadecimal, not a word: a run of byte escapes
-/// (`\xf0\x9f`, `x9f`), one byte (`b6`, a part of an escape) or a hash or id segment of
-/// four or more hex digits (`4a045a11`, `ba05`), with a decimal digit unless escaped. Three
-/// characters are left as words: `db2`.
-pub(super) fn is_hex_value(word: &str) -> bool {
+/// Whether `word` is a value the reader's system printed rather than a word: one printed in
+/// hexadecimal (see [`is_hex_value`]) or an address: a URL, an absolute path, an IPv4
+/// address, a host or name with its port (`kafka1:9092`; a frame's `Foo.java:62` is a
+/// position in code, left as a word).
+pub(super) fn is_printed_value(word: &str) -> bool {
+    if is_hex_value(word) || word.contains("://") || word.starts_with('/') {
+        return true;
+    }
+    let dotted: Vec<&str> = word.split('.').collect();
+    if dotted.len() == 4
+        && dotted
+            .iter()
+            .all(|n| (1..=3).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return true;
+    }
+    match word.rsplit_once(':') {
+        Some((name, port)) => {
+            !name.is_empty()
+                && !port.is_empty()
+                && port.bytes().all(|b| b.is_ascii_digit())
+                && !is_source_file(name)
+        }
+        None => false,
+    }
+}
+
+/// Whether `name` ends with a source file's extension (the file of a stack frame).
+fn is_source_file(name: &str) -> bool {
+    const SOURCES: [&str; 8] = ["java", "scala", "kt", "groovy", "py", "go", "rs", "js"];
+    name.rsplit_once('.')
+        .is_some_and(|(_, ext)| SOURCES.contains(&ext.to_ascii_lowercase().as_str()))
+}
+
+/// Whether `word` is a value printed in hexadecimal: a run of byte escapes (`\xf0\x9f`,
+/// `x9f`), one byte (`b6`, a part of an escape) or a hash or id segment of four or more hex
+/// digits (`4a045a11`, `ba05`), with a decimal digit unless escaped. Three characters are
+/// left as words: `db2`.
+fn is_hex_value(word: &str) -> bool {
     let escapes = word.strip_prefix('\\').unwrap_or(word);
     if escapes.split('\\').all(|piece| {
         piece.len() == 3

@@ -189,10 +189,14 @@ pub struct Tuning {
     /// 5,000 distractors, all 120 of that set 0.367 → 0.375); all right. Every real users'
     /// set, the curated set and the Flink CDC books unchanged.
     pub cjk_seams: bool,
-    /// In that known share, values printed in hexadecimal (byte escapes such as `\xF0\x9F`,
-    /// hash and id segments such as `4a045a11`) are not counted, as decimal numbers are not:
-    /// they are the reader's data, which no book holds.
-    pub hex_values: bool,
+    /// In that known share, values the reader's system printed are not counted, as decimal
+    /// numbers are not: values in hexadecimal (byte escapes such as `\xF0\x9F`, hash and id
+    /// segments such as `4a045a11`) and addresses (URLs, absolute paths, IPv4 addresses, a
+    /// host with its port). They are the reader's data, which no book holds. Measured (off →
+    /// on, confident rate / precision): machine texts 0.353 / 0.853 → 0.402 / 0.859 (nine
+    /// right, one near miss), realworld-dev 0.214 → 0.229 (all right), Flink CDC zh 0.302 /
+    /// 0.812 → 0.326 / 0.824; the curated set and the Chinese fixture book unchanged.
+    pub printed_values: bool,
     /// Either way, the query names no connector of the book, or the first hit's connector
     /// (see [`crate::Signals::other_connector`]).
     pub connector_agreement: bool,
@@ -325,7 +329,7 @@ impl Default for Tuning {
             min_word_known_share: 0.9,
             min_word_margin: 1.8,
             cjk_seams: true,
-            hex_values: true,
+            printed_values: true,
             connector_mentions: true,
             alias_slugs: true,
             compounds: true,

@@ -395,6 +395,14 @@ mod tests {
         }
     }
 
+    /// Three syslog records of one repeated message: every line has the widest width, as lines
+    /// a terminal cut have.
+    fn syslog_records() -> String {
+        ["08:51:55", "08:52:25", "08:52:55"]
+            .map(|t| format!("Dec 04 13:31:04 flink-host java[12345]: 2020-09-22T{t}.311Z ERROR org.apache.flink.runtime.rest.handler.job.JobDetailsHandler [] - Exception occurred in REST handler: Job ed952687752d2a5b2c60d843d7e5605f8 not found"))
+            .join("\n")
+    }
+
     #[test]
     fn printed_lines_stay_apart() {
         for text in [
@@ -403,6 +411,8 @@ mod tests {
             "Caused by: java.sql.SQLException: Incorrect string value: '\\xF0\\x9F\\x98\\x8A' for column 'name' at row 1\nCaused by: java.io.EOFException: SSL peer shut down incorrectly at the end of it",
             "2024-05-01 10:00:00,123 WARN  org.apache.kafka.clients.NetworkClient - Connection to node 1 could not be established\n2024-05-01 10:00:01,123 WARN  org.apache.kafka.clients.NetworkClient - Connection to node 2 could not be established",
             "FATAL:  permission denied for database \"postgres\" while the replication user connects\nDETAIL:  User does not have CONNECT privilege.",
+            // Records after syslog's time, as wide as each other (a message repeated).
+            &syslog_records(),
             // A message's own second sentence, after the longest line.
             "com.mysql.cj.jdbc.exceptions.CommunicationsException: Communications link failure\nThe last packet sent successfully to the server was 0 milliseconds ago.",
             // Short lines.

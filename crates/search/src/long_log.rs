@@ -2,7 +2,7 @@
 //! routine records around the few that report the failure. Their words would outweigh the
 //! error's, so a long log is read by its records that report something going wrong.
 
-use crate::paste::{is_level, is_timestamp};
+use crate::paste::{after_syslog_time, is_level, is_timestamp};
 use std::borrow::Cow;
 
 /// A paste of at least this many lines is a log, not an excerpt: the excerpts people paste
@@ -87,22 +87,25 @@ pub(crate) fn focus_long_log(text: &str) -> Cow<'_, str> {
     Cow::Owned(out.join("\n"))
 }
 
-/// Whether `line` starts a log record: a date or a time of day first, or a level (see
-/// [`record_level`]).
+/// Whether `line` starts a log record: a date or a time of day first (syslog's `Dec 04
+/// 13:31:04` too), or a level (see [`record_level`]).
 pub(crate) fn starts_record(line: &str) -> bool {
     record_level(line).is_some()
 }
 
 /// The level of the record `line` starts, or `None` when it starts none (a continuation: a
 /// frame, a message's second line). A record starts with a timestamp (`2024-05-01`,
-/// `[2024-05-01`) or a level word; its level is the first level word among its first words.
+/// `[2024-05-01`, syslog's `Dec 04 13:31:04`) or a level word; its level is the first level
+/// word among its first words.
 fn record_level(line: &str) -> Option<Level> {
     let word = |w: &str| w.trim_matches(['[', ']', '(', ')', ':']).to_string();
     let mut words = line.split_whitespace().map(word);
     let first = words.next()?;
     // A date or a time of day, not any number with dots and colons (`10.0.0.1:9092`, a
     // broker listed on a message's second line).
-    let starts = (is_timestamp(&first) && is_date_or_time(&first)) || is_level(&first);
+    let starts = (is_timestamp(&first) && is_date_or_time(&first))
+        || is_level(&first)
+        || after_syslog_time(line).is_some();
     if !starts {
         return None;
     }

@@ -162,21 +162,29 @@ fn strip_prefix(line: &str) -> (&str, bool, bool) {
     (rest.trim(), error_level, in_prefix)
 }
 
+/// The rest of `line` after syslog's time (`Dec 04 13:31:04`: month, day, time of day).
+pub(crate) fn after_syslog_time(line: &str) -> Option<&str> {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let (month, rest) = first_word(line);
+    let (day, rest) = first_word(rest);
+    let (time, rest) = first_word(rest);
+    (MONTHS.contains(&month) && is_number(day) && day.len() <= 2 && is_timestamp(time))
+        .then_some(rest)
+}
+
 /// The message after a syslog prefix: month, day, time, host and the program's tag
 /// (`Dec 04 13:31:04 flink-1 java[1234]: …`, `Dec  4 13:31:04 flink-1 kernel: …`), or an ISO
 /// time, host and a tag with the process id, as rsyslog's high-precision format and
 /// `journalctl -o short-iso` write it (`2024-05-01T10:00:00.123456+00:00 flink-1 java[1234]: …`).
 fn after_syslog_prefix(line: &str) -> Option<&str> {
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let (first, rest) = first_word(line);
-    let (iso, rest) = if MONTHS.contains(&first) {
-        let (day, rest) = first_word(rest);
-        let (time, rest) = first_word(rest);
-        (is_number(day) && day.len() <= 2 && is_timestamp(time)).then_some((false, rest))?
-    } else {
-        crate::long_log::is_iso_date_time(first).then_some((true, rest))?
+    let (iso, rest) = match after_syslog_time(line) {
+        Some(rest) => (false, rest),
+        None => {
+            let (first, rest) = first_word(line);
+            crate::long_log::is_iso_date_time(first).then_some((true, rest))?
+        }
     };
     let (host, rest) = first_word(rest);
     let (tag, rest) = first_word(rest);

@@ -103,7 +103,9 @@ fn escapes_line_breaks(line: &str) -> bool {
         // word other than `at ` or an exception (`\new`, `\nodes`).
         let starts_line = match next.chars().next() {
             Some(c) if c.is_lowercase() => {
-                next.starts_with("at ") || crate::paste::starts_with_exception(next)
+                next.starts_with("at ")
+                    || crate::paste::starts_with_exception(next)
+                    || is_logger_name(next.split_whitespace().next().unwrap_or(""))
             }
             Some(c) if c.is_ascii_digit() => {
                 let run = next.trim_start_matches(|c: char| c.is_ascii_digit());
@@ -120,6 +122,24 @@ fn escapes_line_breaks(line: &str) -> bool {
         rest = after;
     }
     false
+}
+
+/// A logger's qualified class name, which starts a log4j record's message
+/// (`o.a.k.c.c.i.ConsumerCoordinator`, `org.apache.kafka.clients.NetworkClient`): lower-case
+/// packages, then a class.
+fn is_logger_name(word: &str) -> bool {
+    let ident =
+        |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    match word.rsplit_once('.') {
+        Some((packages, class)) => {
+            class.starts_with(|c: char| c.is_ascii_uppercase())
+                && ident(class)
+                && packages
+                    .split('.')
+                    .all(|p| p.starts_with(|c: char| c.is_ascii_lowercase()) && ident(p))
+        }
+        None => false,
+    }
 }
 
 /// The byte offset of the first `\c` escape in `text` (a backslash not itself escaped).
@@ -229,8 +249,16 @@ mod tests {
             unescape_string_lines(r"WARN x (a.B)\n java.io.IOException: y\n2024-05-01 z"),
             "WARN x (a.B)\n java.io.IOException: y\n2024-05-01 z"
         );
+        // A log4j record whose message starts with its logger's abbreviated name.
+        assert_eq!(
+            unescape_string_lines(
+                r"TimeoutException: x\no.a.k.c.c.i.ConsumerCoordinator [Consumer] y"
+            ),
+            "TimeoutException: x\no.a.k.c.c.i.ConsumerCoordinator [Consumer] y"
+        );
         for left in [
             r"FIELDS TERMINATED BY '\t' LINES TERMINATED BY '\n' STORED AS TEXTFILE",
+            r"see C:\new.txt and C:\nodes.d\tmp",
             r"Invalid regex [^\n]+\s",
             r"FileNotFoundException: C:\tmp\n1\data.csv",
             r"C:\new\nodes\tmp failed",

@@ -28,7 +28,8 @@ fn is_uuid(s: &str) -> bool {
         })
 }
 
-fn is_ip(s: &str) -> bool {
+/// An IPv4 address, with or without its port (`10.0.0.1`, `10.0.0.1:9092`).
+pub(crate) fn is_ip(s: &str) -> bool {
     // The first octet starts the text: most chunks are words and stop here.
     if !s.as_bytes().first().is_some_and(u8::is_ascii_digit) {
         return false;

@@ -20,6 +20,7 @@ mod tokenizer;
 use tantivy::Index;
 use tantivy::tokenizer::{TextAnalyzer, TokenizerManager};
 
+pub(crate) use mask::is_ip;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use tokenizer::AnalysedAhead;
 #[cfg(not(target_arch = "wasm32"))]

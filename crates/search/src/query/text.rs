@@ -433,14 +433,10 @@ pub(super) fn is_function_pair(word: &str) -> bool {
 /// address, a host or name with its port (`kafka1:9092`; a frame's `Foo.java:62` is a
 /// position in code, left as a word).
 pub(super) fn is_printed_value(word: &str) -> bool {
-    if is_hex_value(word) || word.contains("://") || word.starts_with('/') {
-        return true;
-    }
-    let dotted: Vec<&str> = word.split('.').collect();
-    if dotted.len() == 4
-        && dotted
-            .iter()
-            .all(|n| (1..=3).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()))
+    if is_hex_value(word)
+        || word.contains("://")
+        || word.starts_with('/')
+        || crate::analysis::is_ip(word)
     {
         return true;
     }

@@ -52,11 +52,11 @@ type SwitchOff = fn(&mut Tuning);
 type SetConstant = fn(&mut Tuning, f32);
 
 /// The last parts in [`ABLATIONS`], which are parts of confidence, not of the ranking.
-const CONFIDENCE_PARTS: usize = 7;
+const CONFIDENCE_PARTS: usize = 8;
 
 /// Ranking parts `--ablate` can switch off (the last [`CONFIDENCE_PARTS`] are parts of
 /// confidence), each with how it is switched off.
-const ABLATIONS: [(&str, SwitchOff); 29] = [
+const ABLATIONS: [(&str, SwitchOff); 30] = [
     ("paste-splitting", |t| t.paste_splitting = false),
     ("reader-prose", |t| t.reader_prose = false),
     ("punctuated-questions", |t| t.punctuated_questions = false),
@@ -86,10 +86,11 @@ const ABLATIONS: [(&str, SwitchOff); 29] = [
     ("error-query-share", |t| t.min_error_query_share = 0.0),
     ("cjk-seams", |t| t.cjk_seams = false),
     ("printed-values", |t| t.printed_values = false),
+    ("cjk-bigram-weight", |t| t.cjk_bigram_weight = 1.0),
 ];
 
 /// Constants `--tune` sets, each with how a value is stored (counts are rounded down).
-const TUNABLES: [(&str, SetConstant); 32] = [
+const TUNABLES: [(&str, SetConstant); 33] = [
     ("sig", |t, v| t.field_boosts[0] = v),
     ("ids", |t, v| t.field_boosts[1] = v),
     ("title", |t, v| t.field_boosts[2] = v),
@@ -126,6 +127,7 @@ const TUNABLES: [(&str, SetConstant); 32] = [
     ("sig-cover", |t, v| t.sig_cover_weight = v),
     ("soft-coverage-share", |t, v| t.soft_coverage_share = v),
     ("long-page-damping", |t, v| t.long_page_damping = v),
+    ("cjk-bigram-weight", |t, v| t.cjk_bigram_weight = v),
 ];
 
 fn names<T>(table: &[(&'static str, T)]) -> String {

@@ -29,7 +29,7 @@ const MIN_REALWORLD_CONFIDENT_RATE: f64 = 0.40;
 const MIN_ZH_TOP1: f64 = 0.95;
 const MIN_ZH_RECALL5: f64 = 0.98;
 const MIN_ZH_STYLE_TOP1: f64 = 0.80;
-const MIN_ZH_CONFIDENT_RATE: f64 = 0.45;
+const MIN_ZH_CONFIDENT_RATE: f64 = 0.50;
 const MIN_STYLE_TOP1: [(&str, f64); 4] = [
     ("paste", 1.0),
     ("trace", 1.0),

@@ -215,7 +215,7 @@ fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
 /// overlapping bigrams read `文件看不到` as `文件`, `件看`, `看不`, `不到`, and `件看` is the
 /// seam between two words, not a word the book lacks. With `printed_values`, values the
 /// reader's system printed (hex bytes and ids, addresses) that the book lacks are not
-/// words, as decimal numbers are not.
+/// words, as decimal numbers are not. A CJK bigram counts `cjk_bigram_weight` of a word.
 fn known_share(
     surfaces: &[String],
     unknown_surfaces: &[bool],
@@ -249,15 +249,22 @@ fn known_share(
             }
         }
     }
-    let words = content_words.iter().filter(|c| **c).count();
-    let known = (0..surfaces.len())
+    let weight = |i: usize| {
+        if cjk_pair(&surfaces[i]).is_some() {
+            tuning.cjk_bigram_weight
+        } else {
+            1.0
+        }
+    };
+    let words: f32 = (0..surfaces.len())
+        .filter(|&i| content_words[i])
+        .map(weight)
+        .sum();
+    let known: f32 = (0..surfaces.len())
         .filter(|&i| content_words[i] && !unknown_surfaces[i])
-        .count();
-    if words > 0 {
-        known as f32 / words as f32
-    } else {
-        0.0
-    }
+        .map(weight)
+        .sum();
+    if words > 0.0 { known / words } else { 0.0 }
 }
 
 /// The baseline query: each distinct prose word of the text as a SHOULD term clause on title
@@ -418,5 +425,44 @@ mod tests {
         // Latin words are never seams.
         let words = [("file", true), ("missing", false), ("found", true)];
         assert!((share(&words, true) - 2.0 / 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_chinese_word_counts_once_beside_english_ones() {
+        // `回滚写入 因为: Incorrect string value`, the Chinese words unknown: four bigrams
+        // for two words.
+        let surfaces: Vec<String> = [
+            "回滚",
+            "滚写",
+            "写入",
+            "因为",
+            "incorrect",
+            "string",
+            "value",
+        ]
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+        let unknown = [true, true, true, true, false, false, false];
+        let prose = vec![false; surfaces.len()];
+        let with = |weight: f32| {
+            let tuning = Tuning {
+                cjk_bigram_weight: weight,
+                cjk_seams: false,
+                ..Tuning::default()
+            };
+            known_share(&surfaces, &unknown, &prose, &tuning)
+        };
+        // `因为` is a function word: three bigrams count.
+        assert!((with(1.0) - 3.0 / 6.0).abs() < 1e-6);
+        assert!((with(0.5) - 3.0 / 4.5).abs() < 1e-6);
+        // A text in one script keeps its share whatever the weight.
+        let words = [
+            ("文件", true),
+            ("件看", false),
+            ("看不", true),
+            ("不到", true),
+        ];
+        assert_eq!(share(&words, false), 0.75);
     }
 }

@@ -9,6 +9,10 @@ use std::borrow::Cow;
 /// (every labelled real-world text) have at most 18.
 const LONG_LOG: usize = 40;
 
+/// Records of the worst rank with more than this many others between them are apart: of
+/// two such bursts only the last is read.
+const BURST_GAP: usize = LONG_LOG;
+
 /// Words of a record that reports something going wrong, in any letter case.
 const TROUBLE: [&str; 14] = [
     "exception",
@@ -43,9 +47,9 @@ enum Level {
 /// starts with a timestamp or a level, and the lines after it without one, a trace included)
 /// is ranked by what it reports: an error level or an exception (Flink logs a task's failure
 /// and its trace at INFO), else a warning, else words of trouble (`failed`, `refused`,
-/// `超时`), else nothing; the records of the highest rank any record has are kept, with the
-/// lines before the first record. A short text, and a log whose records all rank the same,
-/// stay as they are.
+/// `超时`), else nothing; the records of the highest rank any record has are kept (their last
+/// burst, see [`BURST_GAP`]), with the lines before the first record. A short text, and a log
+/// whose records all rank the same, stay as they are.
 pub(crate) fn focus_long_log(text: &str) -> Cow<'_, str> {
     let lines: Vec<&str> = text.lines().collect();
     if lines.iter().filter(|l| !l.trim().is_empty()).count() < LONG_LOG {
@@ -79,9 +83,18 @@ pub(crate) fn focus_long_log(text: &str) -> Cow<'_, str> {
     if top == bottom {
         return Cow::Borrowed(text);
     }
+    let worst: Vec<usize> = (0..records.len()).filter(|&i| ranks[i] == top).collect();
+    // The last burst of them: a failure is reported at the end of the log that shows it, and
+    // warnings every start prints (Flink's `Unable to load native-hadoop library`) stand
+    // hundreds of records before it.
+    let burst = worst
+        .windows(2)
+        .rposition(|w| w[1] - w[0] - 1 > BURST_GAP)
+        .map_or(0, |i| i + 1);
     let first = records.first().map_or(lines.len(), |r| r.0);
     let mut out: Vec<&str> = lines[..first].to_vec();
-    for (r, _) in records.iter().zip(&ranks).filter(|(_, k)| **k == top) {
+    for &i in &worst[burst..] {
+        let r = records[i];
         out.extend_from_slice(&lines[r.0..r.1]);
     }
     Cow::Owned(out.join("\n"))
@@ -126,13 +139,22 @@ pub(crate) fn is_iso_date_time(word: &str) -> bool {
     word.contains('T') && is_timestamp(word) && is_date_or_time(word)
 }
 
-/// `2024-05-01`, `2024/05/01` or `10:00:00` in a word.
+/// `2024-05-01`, `2024/05/01`, `2019.09.05` (ClickHouse), `25/01/20` (Spark's `yy/MM/dd`)
+/// or `10:00:00` in a word.
 fn is_date_or_time(word: &str) -> bool {
     let b = word.as_bytes();
     let digits =
         |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
     (0..b.len()).any(|i| {
-        (digits(i..i + 4) && matches!(b.get(i + 4), Some(b'-' | b'/')) && digits(i + 5..i + 7))
+        (digits(i..i + 4)
+            && matches!(b.get(i + 4), Some(b'-' | b'/' | b'.'))
+            && digits(i + 5..i + 7)
+            && b.get(i + 7).is_none_or(|c| !c.is_ascii_digit()))
+            || (digits(i..i + 2)
+                && b.get(i + 2) == Some(&b'/')
+                && digits(i + 3..i + 5)
+                && b.get(i + 5) == Some(&b'/')
+                && digits(i + 6..i + 8))
             || (digits(i..i + 2)
                 && b.get(i + 2) == Some(&b':')
                 && digits(i + 3..i + 5)
@@ -230,6 +252,36 @@ mod tests {
     }
 
     #[test]
+    fn of_worst_records_far_apart_the_last_burst_is_read() {
+        let start = [
+            "2024-05-01 09:59:58,001 WARN  org.apache.hadoop.util.NativeCodeLoader [] - Unable to load native-hadoop library for your platform",
+            "2024-05-01 09:59:58,417 WARN  o.a.f.r.w.WebMonitorUtils [] - Log file environment variable 'log.file' is not set.",
+        ];
+        let failure = [
+            "2024-05-01 10:05:00,000 WARN  o.a.k.c.NetworkClient [] - [Consumer clientId=consumer-1] Connection to node 1 could not be established.",
+            "2024-05-01 10:05:01,000 INFO  o.a.k.c.NetworkClient [] - [Consumer clientId=consumer-1] Node 1 disconnected.",
+            "2024-05-01 10:05:02,000 WARN  o.a.k.c.NetworkClient [] - [Consumer clientId=consumer-1] Connection to node 1 could not be established.",
+        ];
+        let mut log: Vec<String> = start.iter().map(|l| l.to_string()).collect();
+        log.extend(routine(BURST_GAP + 1));
+        log.extend(failure.iter().map(|l| l.to_string()));
+        log.extend(routine(5));
+        // The warnings of the start are left out; a routine record inside the burst too.
+        assert_eq!(
+            focus_long_log(&log.join("\n")),
+            [failure[0], failure[2]].join("\n")
+        );
+        // Closer together, they are one burst.
+        let mut close: Vec<String> = start.iter().map(|l| l.to_string()).collect();
+        close.extend(routine(BURST_GAP));
+        close.extend(failure.iter().map(|l| l.to_string()));
+        assert_eq!(
+            focus_long_log(&close.join("\n")),
+            [start[0], start[1], failure[0], failure[2]].join("\n")
+        );
+    }
+
+    #[test]
     fn what_is_an_exception_and_what_starts_a_record() {
         assert!(has_exception("KeyError: 'id'"));
         assert!(has_exception("x org.apache.flink.FooException"));
@@ -238,6 +290,13 @@ mod tests {
         ));
         assert!(record_level("10.0.0.1:9092 (id: 1 rack: null)").is_none());
         assert!(record_level("2024/05/01 10:00:00 x").is_some());
+        assert!(
+            record_level("25/01/20 14:50:31 WARN PartitionValuesTimeExpireStrategy: x").is_some()
+        );
+        assert!(record_level("2019.09.05 10:46:11.450867 [ 9 ] {} <Error> x").is_some());
+        // A version is no date.
+        assert!(record_level("1.13.5 is the version").is_none());
+        assert!(record_level("2019.093 x").is_none());
         assert!(reports_trouble("Job failed") && !reports_trouble("failover strategy region"));
     }
 

@@ -214,8 +214,9 @@ fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
 /// first character ends a known bigram and whose second starts one does not count either:
 /// overlapping bigrams read `文件看不到` as `文件`, `件看`, `看不`, `不到`, and `件看` is the
 /// seam between two words, not a word the book lacks. With `printed_values`, values the
-/// reader's system printed (hex bytes and ids, addresses) that the book lacks are not
-/// words, as decimal numbers are not. A CJK bigram counts `cjk_bigram_weight` of a word.
+/// reader's system printed (hex bytes and ids, addresses, numbered names) that the book
+/// lacks are not words, as decimal numbers are not. A CJK bigram counts `cjk_bigram_weight`
+/// of a word.
 fn known_share(
     surfaces: &[String],
     unknown_surfaces: &[bool],
@@ -326,7 +327,7 @@ mod tests {
     fn printed_values_are_not_words_the_book_lacks() {
         // `Incorrect string value: '\xF0\x9F\x98\x81' for column 'nick'` as the analyzer
         // reads it (the escapes and their parts, and the column's name), with an id, a host
-        // and port and a charset the book knows beside it.
+        // and port, a client's numbered name and a charset the book knows beside it.
         let surfaces: Vec<String> = [
             "incorrect",
             "string",
@@ -336,6 +337,7 @@ mod tests {
             "b6",
             "4a045a11",
             "db:3306",
+            "consumer-1",
             "nick",
             "utf-8",
         ]
@@ -343,7 +345,7 @@ mod tests {
         .map(|w| w.to_string())
         .collect();
         let unknown = [
-            false, false, false, true, true, true, true, true, true, false,
+            false, false, false, true, true, true, true, true, true, true, false,
         ];
         let prose = vec![false; surfaces.len()];
         let on = Tuning::default();
@@ -351,7 +353,7 @@ mod tests {
             printed_values: false,
             ..Tuning::default()
         };
-        assert!((known_share(&surfaces, &unknown, &prose, &off) - 4.0 / 10.0).abs() < 1e-6);
+        assert!((known_share(&surfaces, &unknown, &prose, &off) - 4.0 / 11.0).abs() < 1e-6);
         // Only the column's name is left unknown; `utf-8`, which the book has, counts.
         assert!((known_share(&surfaces, &unknown, &prose, &on) - 4.0 / 5.0).abs() < 1e-6);
     }
@@ -372,6 +374,9 @@ mod tests {
             "s3://warehouse/t/manifest",
             "/opt/flink/conf/flink-conf.yaml",
             "192.168.0.102",
+            "consumer-1",
+            "__consumer_offsets-13",
+            "pool-3",
         ];
         for value in values {
             assert!(is_printed_value(value), "{value}");
@@ -395,6 +400,8 @@ mod tests {
             "8.0.21",
             ":9092",
             "host:",
+            "pool-3-thread-7",
+            "-1",
             "iso-8859-1",
         ];
         for word in words {

@@ -429,11 +429,13 @@ pub(super) fn is_function_pair(word: &str) -> bool {
 }
 
 /// Whether `word` is a value the reader's system printed rather than a word: one printed in
-/// hexadecimal (see [`is_hex_value`]) or an address: a URL, an absolute path, an IPv4
+/// hexadecimal (see [`is_hex_value`]); an address: a URL, an absolute path, an IPv4
 /// address, a host or name with its port (`kafka1:9092`; a frame's `Foo.java:62` is a
-/// position in code, left as a word).
+/// position in code, left as a word); or a name with its instance or partition number
+/// (`consumer-1`, `__consumer_offsets-13`).
 pub(super) fn is_printed_value(word: &str) -> bool {
     if is_hex_value(word)
+        || is_numbered_name(word)
         || word.contains("://")
         || word.starts_with('/')
         || crate::analysis::is_ip(word)
@@ -449,6 +451,22 @@ pub(super) fn is_printed_value(word: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// Whether `word` is one name and a number after a hyphen (`consumer-1`), as clients,
+/// threads and partitions are numbered. A name must start with a letter and hold no hyphen
+/// itself: `pool-3-thread-7` and `iso-8859-1` are left as words.
+fn is_numbered_name(word: &str) -> bool {
+    word.rsplit_once('-').is_some_and(|(name, number)| {
+        name.bytes()
+            .find(|b| *b != b'_')
+            .is_some_and(|b| b.is_ascii_alphabetic())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+            && !number.is_empty()
+            && number.bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 /// Whether `name` ends with a source file's extension (the file of a stack frame).

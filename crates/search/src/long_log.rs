@@ -31,7 +31,7 @@ const TROUBLE: [&str; 14] = [
     "超时",
 ];
 
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Level {
     /// TRACE, DEBUG, INFO, NOTICE.
     Routine,
@@ -111,7 +111,16 @@ pub(crate) fn starts_record(line: &str) -> bool {
 /// `[2024-05-01`, syslog's `Dec 04 13:31:04`) or a level word; its level is the first level
 /// word among its first words.
 fn record_level(line: &str) -> Option<Level> {
-    let word = |w: &str| w.trim_matches(['[', ']', '(', ')', ':']).to_string();
+    let word = |w: &str| {
+        let bare = w.trim_matches(['[', ']', '(', ')', ':']);
+        // A level in brackets is one whatever its case: MySQL's error log writes `[Note]`
+        // and `[Warning]`, ClickHouse `<Error>` and `<Information>`.
+        match bare.strip_prefix('<').and_then(|b| b.strip_suffix('>')) {
+            Some(inner) => marked_level(inner),
+            None if bare.len() < w.len() && w.starts_with('[') => marked_level(bare),
+            None => bare.to_string(),
+        }
+    };
     let mut words = line.split_whitespace().map(word);
     let first = words.next()?;
     // A date or a time of day, not any number with dots and colons (`10.0.0.1:9092`, a
@@ -131,6 +140,18 @@ fn record_level(line: &str) -> Option<Level> {
         Some(_) => Level::Error,
         None => Level::Unknown,
     })
+}
+
+/// A level word marked off by brackets as the level it names (`Warning` → `WARNING`, `Note`
+/// → `NOTICE`, `Information` → `INFO`); other words as they are.
+fn marked_level(word: &str) -> String {
+    let upper = word.to_ascii_uppercase();
+    match upper.as_str() {
+        "NOTE" => "NOTICE".to_string(),
+        "INFORMATION" => "INFO".to_string(),
+        _ if is_level(&upper) => upper,
+        _ => word.to_string(),
+    }
 }
 
 /// An ISO date and time as one word (`2024-05-01T10:00:00.123456789Z`,
@@ -294,6 +315,29 @@ mod tests {
             record_level("25/01/20 14:50:31 WARN PartitionValuesTimeExpireStrategy: x").is_some()
         );
         assert!(record_level("2019.09.05 10:46:11.450867 [ 9 ] {} <Error> x").is_some());
+        // Levels in brackets, whatever their case.
+        let level = record_level;
+        assert_eq!(
+            level("2023-08-23T14:16:42.006777+08:00 501333 [Note] Aborted connection 501333"),
+            Some(Level::Routine)
+        );
+        assert_eq!(
+            level("2023-08-23T14:16:42.006777+08:00 0 [Warning] [MY-010068] CA certificate"),
+            Some(Level::Warning)
+        );
+        assert_eq!(
+            level("2019.09.05 10:46:11.450867 [ 9 ] {} <Error> db.tbl: Code: 349"),
+            Some(Level::Error)
+        );
+        assert_eq!(
+            level("2020.05.13 18:44:13.557064 [ 2579621 ] {} <Information> t: Added mutation"),
+            Some(Level::Routine)
+        );
+        // A capitalised word in the message is no level.
+        assert_eq!(
+            level("2024-05-01 10:00:00 Error connecting to node"),
+            Some(Level::Unknown)
+        );
         // A version is no date.
         assert!(record_level("1.13.5 is the version").is_none());
         assert!(record_level("2019.093 x").is_none());

@@ -10,7 +10,8 @@ use std::borrow::Cow;
 const LONG_LOG: usize = 40;
 
 /// Records of the worst rank with more than this many others between them are apart: of
-/// two such bursts only the last is read.
+/// two such bursts only the last is read. (A log that goes on long after its failure and
+/// ends with an unrelated error of the same rank is read by that error.)
 const BURST_GAP: usize = LONG_LOG;
 
 /// Words of a record that reports something going wrong, in any letter case.
@@ -109,20 +110,22 @@ pub(crate) fn starts_record(line: &str) -> bool {
 /// The level of the record `line` starts, or `None` when it starts none (a continuation: a
 /// frame, a message's second line). A record starts with a timestamp (`2024-05-01`,
 /// `[2024-05-01`, syslog's `Dec 04 13:31:04`) or a level word; its level is the first level
-/// word among its first words.
+/// word among its first words (`WARN`, or in brackets in any case: `[Warning]`, `<Error>`).
 fn record_level(line: &str) -> Option<Level> {
-    let word = |w: &str| {
-        let bare = w.trim_matches(['[', ']', '(', ')', ':']);
-        // A level in brackets is one whatever its case: MySQL's error log writes `[Note]`
-        // and `[Warning]`, ClickHouse `<Error>` and `<Information>`.
-        match bare.strip_prefix('<').and_then(|b| b.strip_suffix('>')) {
-            Some(inner) => marked_level(inner),
-            None if bare.len() < w.len() && w.starts_with('[') => marked_level(bare),
-            None => bare.to_string(),
-        }
+    let bare = |w: &str| w.trim_matches(['[', ']', '(', ')', ':']).to_string();
+    // After the first word, a level in brackets is one whatever its case: MySQL's error log
+    // writes `[Note]` and `[Warning]`, ClickHouse `<Error>` and `<Information>` (first, such
+    // a word is more likely a note in prose or an XML element).
+    let marked = |w: &str| {
+        let inner = w
+            .strip_prefix('<')
+            .and_then(|b| b.strip_suffix('>'))
+            .or_else(|| w.strip_prefix('[').and_then(|b| b.strip_suffix(']')));
+        inner.map_or_else(|| bare(w), marked_level)
     };
-    let mut words = line.split_whitespace().map(word);
-    let first = words.next()?;
+    let mut split = line.split_whitespace();
+    let first = bare(split.next()?);
+    let words = split.map(marked);
     // A date or a time of day, not any number with dots and colons (`10.0.0.1:9092`, a
     // broker listed on a message's second line).
     let starts = (is_timestamp(&first) && is_date_or_time(&first))
@@ -166,14 +169,20 @@ fn is_date_or_time(word: &str) -> bool {
     let b = word.as_bytes();
     let digits =
         |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    let month = |at: usize| {
+        digits(at..at + 2) && (1..=12).contains(&((b[at] - b'0') * 10 + b[at + 1] - b'0'))
+    };
     (0..b.len()).any(|i| {
-        (digits(i..i + 4)
-            && matches!(b.get(i + 4), Some(b'-' | b'/' | b'.'))
-            && digits(i + 5..i + 7)
-            && b.get(i + 7).is_none_or(|c| !c.is_ascii_digit()))
+        (digits(i..i + 4) && matches!(b.get(i + 4), Some(b'-' | b'/')) && digits(i + 5..i + 7))
+            // With dots only the whole date: `2023.10` or `1024.00` is a version or an amount.
+            || (digits(i..i + 4)
+                && b.get(i + 4) == Some(&b'.')
+                && month(i + 5)
+                && b.get(i + 7) == Some(&b'.')
+                && digits(i + 8..i + 10))
             || (digits(i..i + 2)
                 && b.get(i + 2) == Some(&b'/')
-                && digits(i + 3..i + 5)
+                && month(i + 3)
                 && b.get(i + 5) == Some(&b'/')
                 && digits(i + 6..i + 8))
             || (digits(i..i + 2)
@@ -316,31 +325,44 @@ mod tests {
         );
         assert!(record_level("2019.09.05 10:46:11.450867 [ 9 ] {} <Error> x").is_some());
         // Levels in brackets, whatever their case.
-        let level = record_level;
         assert_eq!(
-            level("2023-08-23T14:16:42.006777+08:00 501333 [Note] Aborted connection 501333"),
+            record_level(
+                "2023-08-23T14:16:42.006777+08:00 501333 [Note] Aborted connection 501333"
+            ),
             Some(Level::Routine)
         );
         assert_eq!(
-            level("2023-08-23T14:16:42.006777+08:00 0 [Warning] [MY-010068] CA certificate"),
+            record_level("2023-08-23T14:16:42.006777+08:00 0 [Warning] [MY-010068] CA certificate"),
             Some(Level::Warning)
         );
         assert_eq!(
-            level("2019.09.05 10:46:11.450867 [ 9 ] {} <Error> db.tbl: Code: 349"),
+            record_level("2019.09.05 10:46:11.450867 [ 9 ] {} <Error> db.tbl: Code: 349"),
             Some(Level::Error)
         );
         assert_eq!(
-            level("2020.05.13 18:44:13.557064 [ 2579621 ] {} <Information> t: Added mutation"),
+            record_level(
+                "2020.05.13 18:44:13.557064 [ 2579621 ] {} <Information> t: Added mutation"
+            ),
             Some(Level::Routine)
         );
         // A capitalised word in the message is no level.
         assert_eq!(
-            level("2024-05-01 10:00:00 Error connecting to node"),
+            record_level("2024-05-01 10:00:00 Error connecting to node"),
             Some(Level::Unknown)
         );
-        // A version is no date.
-        assert!(record_level("1.13.5 is the version").is_none());
-        assert!(record_level("2019.093 x").is_none());
+        // First, a word in brackets is no level of another case: a note in prose, an element.
+        assert!(record_level("[Warning] the option is deprecated").is_none());
+        assert!(record_level("<Error>").is_none());
+        // A version or an amount is no date.
+        for line in [
+            "1.13.5 is the version",
+            "2019.093 x",
+            "2023.10 release",
+            "1024.00 MB used",
+        ] {
+            assert!(record_level(line).is_none(), "{line}");
+        }
+        assert!(record_level("10/20/30 x").is_none());
         assert!(reports_trouble("Job failed") && !reports_trouble("failover strategy region"));
     }
 

@@ -454,8 +454,10 @@ pub(super) fn is_printed_value(word: &str) -> bool {
 }
 
 /// Whether `word` is one name and a number after a hyphen (`consumer-1`), as clients,
-/// threads and partitions are numbered. A name must start with a letter and hold no hyphen
-/// itself: `pool-3-thread-7` and `iso-8859-1` are left as words.
+/// threads and partitions are numbered. A name must start with a letter (after leading
+/// underscores: `__consumer_offsets-13`) and hold no hyphen itself: `pool-3-thread-7` and
+/// `iso-8859-1` are left as words. `jdk-17` or `sha-256` read as values too; the known share
+/// reads only words the book lacks, where that is what they are to it.
 fn is_numbered_name(word: &str) -> bool {
     word.rsplit_once('-').is_some_and(|(name, number)| {
         name.bytes()

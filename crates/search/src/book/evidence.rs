@@ -175,7 +175,10 @@ pub(super) fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> Ov
 /// aaa-1 could be …`) is a value of the same message. A value made of letters only (`Topic
 /// orders not present …` against `Topic xxx not present …`) also counts, so confidence can
 /// be lost there (it never becomes confident from this). A writer's elision next to the run
-/// is no difference on that side (see [`error_tokens`]; [`GAP`] is not letters only).
+/// is no difference on that side (see [`error_tokens`]; [`GAP`] is not letters only). A run
+/// that starts right after a value of the error text, past two or more of its words, differs
+/// before it too: it repeats the template's tail (`… for column '…' at row 1`, which MySQL
+/// prints after `Incorrect string value: '…'` and `Data too long` alike), not the message.
 fn differ_around(
     err: &[String],
     line: &[String],
@@ -185,11 +188,16 @@ fn differ_around(
 ) -> (bool, bool) {
     let after = end_line < line.len() && err.get(end_err).is_some_and(|t| t != GAP);
     let word = |t: Option<&String>| t.is_some_and(|t| t.chars().all(char::is_alphabetic));
-    let before = end_err > run
+    let start = end_err - run;
+    let other_word = start > 0
         && end_line > run
-        && word(err.get(end_err - run - 1))
+        && word(err.get(start - 1))
         && word(line.get(end_line - run - 1));
-    (after, before)
+    let tail_only = start >= 3
+        && err
+            .get(start - 1)
+            .is_some_and(|t| t.starts_with('§') && t != GAP);
+    (after, other_word || tail_only)
 }
 
 /// The share of a hit's clause scores that came from signature clauses.
@@ -322,6 +330,33 @@ mod tests {
 
     fn line(text: &str) -> Vec<String> {
         analyze_parts(crate::paste::message_part(text), Analyzer::Sig)
+    }
+
+    #[test]
+    fn a_run_of_the_template_tail_after_a_value_differs() {
+        let documented =
+            error_tokens(&["Incorrect string value: '\\xF0\\x9F' for column 'test' at row 1"]);
+        let other = [line(
+            "com.mysql.jdbc.MysqlDataTruncation: Data truncation: Data too long for column 'name' at row 1",
+        )];
+        let o = error_overlap(&documented, &other);
+        assert!(
+            o.run >= 4 && o.share >= 0.5 && o.diverges(),
+            "run {}",
+            o.run
+        );
+        // The message itself, with other values, does not.
+        let same = [line(
+            "java.sql.SQLException: Incorrect string value: '\\xE9\\xA2' for column 'title' at row 3",
+        )];
+        let o = error_overlap(&documented, &same);
+        assert!(!o.diverges(), "run {}", o.run);
+        // One word before the value is a message of its own value, not a head cut off.
+        let topic = error_tokens(&["Topic 'orders' not present in metadata after 60000 ms"]);
+        let named = [line(
+            "Topic payments not present in metadata after 60000 ms",
+        )];
+        assert!(!error_overlap(&topic, &named).diverges());
     }
 
     #[test]

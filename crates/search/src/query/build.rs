@@ -314,13 +314,17 @@ mod tests {
     use super::*;
 
     fn share(words: &[(&str, bool)], seams: bool) -> f32 {
-        let surfaces: Vec<String> = words.iter().map(|(w, _)| w.to_string()).collect();
-        let unknown: Vec<bool> = words.iter().map(|(_, known)| !known).collect();
         let tuning = Tuning {
             cjk_seams: seams,
             ..Tuning::default()
         };
-        known_share(&surfaces, &unknown, &vec![false; words.len()], &tuning)
+        share_with(words, &tuning)
+    }
+
+    fn share_with(words: &[(&str, bool)], tuning: &Tuning) -> f32 {
+        let surfaces: Vec<String> = words.iter().map(|(w, _)| w.to_string()).collect();
+        let unknown: Vec<bool> = words.iter().map(|(_, known)| !known).collect();
+        known_share(&surfaces, &unknown, &vec![false; words.len()], tuning)
     }
 
     #[test]
@@ -436,40 +440,37 @@ mod tests {
 
     #[test]
     fn a_chinese_word_counts_once_beside_english_ones() {
-        // `回滚写入 因为: Incorrect string value`, the Chinese words unknown: four bigrams
-        // for two words.
-        let surfaces: Vec<String> = [
-            "回滚",
-            "滚写",
-            "写入",
-            "因为",
-            "incorrect",
-            "string",
-            "value",
-        ]
-        .iter()
-        .map(|w| w.to_string())
-        .collect();
-        let unknown = [true, true, true, true, false, false, false];
-        let prose = vec![false; surfaces.len()];
-        let with = |weight: f32| {
+        let at = |weight: f32, words: &[(&str, bool)]| {
             let tuning = Tuning {
                 cjk_bigram_weight: weight,
                 cjk_seams: false,
                 ..Tuning::default()
             };
-            known_share(&surfaces, &unknown, &prose, &tuning)
+            share_with(words, &tuning)
         };
-        // `因为` is a function word: three bigrams count.
-        assert!((with(1.0) - 3.0 / 6.0).abs() < 1e-6);
-        assert!((with(0.5) - 3.0 / 4.5).abs() < 1e-6);
+        // `回滚写入 因为: Incorrect string value`, the Chinese words unknown: three bigrams
+        // (`因为` is a function word) for two words.
+        let mixed = [
+            ("回滚", false),
+            ("滚写", false),
+            ("写入", false),
+            ("因为", false),
+            ("incorrect", true),
+            ("string", true),
+            ("value", true),
+        ];
+        assert!((at(1.0, &mixed) - 3.0 / 6.0).abs() < 1e-6);
+        assert!((at(0.5, &mixed) - 3.0 / 4.5).abs() < 1e-6);
         // A text in one script keeps its share whatever the weight.
-        let words = [
+        let chinese = [
             ("文件", true),
             ("件看", false),
             ("看不", true),
             ("不到", true),
         ];
-        assert_eq!(share(&words, false), 0.75);
+        for weight in [1.0, 0.5, 0.35] {
+            let got = at(weight, &chinese);
+            assert!((got - 0.75).abs() < 1e-6, "{weight}: {got}");
+        }
     }
 }

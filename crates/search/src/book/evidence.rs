@@ -5,7 +5,7 @@
 use super::Matches;
 use crate::Signals;
 use crate::analysis::{Analyzer, analyze_parts};
-use crate::query::{BuiltQuery, ClauseKind};
+use crate::query::{BuiltQuery, ClauseKind, is_mask};
 use crate::schema::{F_BODY, F_SIG};
 use std::collections::{BTreeMap, HashSet};
 
@@ -193,10 +193,7 @@ fn differ_around(
         && end_line > run
         && word(err.get(start - 1))
         && word(line.get(end_line - run - 1));
-    let tail_only = start >= 3
-        && err
-            .get(start - 1)
-            .is_some_and(|t| t.starts_with('§') && t != GAP);
+    let tail_only = start >= 3 && err.get(start - 1).is_some_and(|t| is_mask(t) && t != GAP);
     (after, other_word || tail_only)
 }
 

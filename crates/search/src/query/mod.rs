@@ -22,6 +22,7 @@ use tantivy::query::{
 use tantivy::schema::{Field, IndexRecordOption};
 
 pub(crate) use build::build_query;
+pub(crate) use text::is_mask;
 pub use tuning::Tuning;
 
 /// Query words kept when the rarity cut is switched off (an ablation), to bound the clauses.

@@ -101,7 +101,7 @@ pub(super) fn is_short_number(t: &str) -> bool {
     t.len() <= 2 && t.bytes().all(|b| b.is_ascii_digit())
 }
 
-pub(super) fn is_mask(t: &str) -> bool {
+pub(crate) fn is_mask(t: &str) -> bool {
     t.starts_with('§')
 }
 

@@ -30,6 +30,9 @@ pub struct PasteLine<'a> {
     pub text: &'a str,
     /// What the line is.
     pub role: LineRole,
+    /// Whether the line had a log prefix (a timestamp, a level): a system's record, not
+    /// words the reader typed.
+    pub logged: bool,
 }
 
 /// A split paste.
@@ -433,7 +436,7 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
     // has a timezone offset …`).
     let mut empty_exception: Option<usize> = None;
     let mut python = false;
-    for &(stripped, error_level, _, prose) in &raw_lines {
+    for &(stripped, error_level, logged, prose) in &raw_lines {
         if stripped.starts_with("Traceback (most recent call last)") {
             python = true;
         }
@@ -444,6 +447,7 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
             lines.push(PasteLine {
                 text: stripped,
                 role: LineRole::Frame,
+                logged,
             });
             empty_exception = None;
             continue;
@@ -469,6 +473,7 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
             lines.push(PasteLine {
                 text: body,
                 role: LineRole::Prose,
+                logged,
             });
             continue;
         }
@@ -486,7 +491,11 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
             LineRole::Other
         };
         let idx = lines.len();
-        lines.push(PasteLine { text: body, role });
+        lines.push(PasteLine {
+            text: body,
+            role,
+            logged,
+        });
         if message {
             first_message.get_or_insert(idx);
             last_message = Some(idx);

@@ -660,6 +660,50 @@ fn a_long_question_quoting_an_error_is_not_a_confident_answer() {
     );
 }
 
+/// The share rule is for the reader's sentences: one log record whose message goes on around
+/// the error is the system's own line, and stays a confident answer; the same words typed
+/// without the record's timestamp and level are a question about more than the error.
+#[test]
+fn a_log_record_around_an_error_is_not_a_question() {
+    let mut docs = vec![entry(
+        "pool-exhausted",
+        "pool",
+        "The pool sink fails: widget pool exhausted",
+        &["Widget pool exhausted while allocating frames for the sink writer"],
+        "Raise the widget pool size.",
+        "",
+    )];
+    docs.extend(fillers(
+        10,
+        "pool",
+        "Another pool question",
+        "The nightly job on the staging cluster restarted every worker twice, checked the \
+         network and the disks, and still failed the same way every night around two in the \
+         morning after the backup window closed and the batch window opened.",
+    ));
+    let idx = index_of(&docs);
+    let message = "The nightly job on the staging cluster restarted every worker twice, checked \
+                   the network and the disks, and still failed the same way every night around \
+                   two in the morning after the backup window closed and the batch window \
+                   opened, every worker twice: Widget pool exhausted while allocating frames for \
+                   the sink writer";
+    let record = format!("2024-05-02 02:00:01,004 ERROR [worker-2] staging.Cluster - {message}");
+    // The one line is nearly all this entry's words, which the other rule for one line
+    // reads (`Tuning::word_confidence`); off, the share rule alone decides.
+    let share_rule = || Tuning {
+        word_confidence: false,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        top_confident(&idx, &record, share_rule()),
+        ("pool-exhausted".to_string(), true)
+    );
+    assert_eq!(
+        top_confident(&idx, message, share_rule()),
+        ("pool-exhausted".to_string(), false)
+    );
+}
+
 /// The connector's name in one entry's error text makes that entry no likelier the answer
 /// than the connector's other entries: a word naming a connector is not matched in the
 /// signature field (its ranking effect is measured on real users' queries, see

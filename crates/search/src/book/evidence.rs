@@ -35,11 +35,12 @@ pub(super) fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
     if tuning.plain_bm25 {
         return true;
     }
-    // In one line, the error repeated must be a fair part of it: a long question around a
-    // quoted error asks about more than the error (see `Tuning::min_error_query_share`).
+    // In one typed or copied line, the error repeated must be a fair part of it: a long
+    // question around a quoted error asks about more than the error (see
+    // `Tuning::min_error_query_share`). A log record's line is the system's own words.
     let repeats_error = repeats_error_text(s.error_run, s.error_share, s.error_diverges, tuning)
         && s.known_share >= tuning.min_known_share
-        && (!s.one_line || s.error_query_share >= tuning.min_error_query_share);
+        && (!s.one_line || s.logged_line || s.error_query_share >= tuning.min_error_query_share);
     // One line nearly all in the first hit's words, with the hit well ahead.
     let in_its_words = tuning.word_confidence
         && s.one_line

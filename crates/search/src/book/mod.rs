@@ -190,6 +190,7 @@ impl BookIndex {
         signals.top_score = first.score;
         signals.known_share = built.known_share;
         signals.one_line = built.one_line;
+        signals.logged_line = built.logged_line;
         // Before the symptom match: it orders the hits, but a margin it widens made a wrong
         // answer confident (see `Tuning::symptom_weight`).
         let unmatched = |s: &Shown<'_>| s.score / symptom_factor(s.symptom_match, tuning);

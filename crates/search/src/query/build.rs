@@ -105,6 +105,14 @@ pub(crate) fn build_query(
         prefix_clauses(&stage, &word, &mut clauses, &mut walks);
     }
 
+    // The reader's prose around a one-line paste, or the exception class printed above its
+    // message, does not make it two lines.
+    let pasted_lines = || {
+        paste
+            .lines
+            .iter()
+            .filter(|l| !matches!(l.role, LineRole::Prose | LineRole::Wrapper))
+    };
     let kept: Vec<(String, f32)> = surfaces
         .iter()
         .enumerate()
@@ -123,14 +131,8 @@ pub(crate) fn build_query(
         field_terms: terms.fields,
         symptom_terms: terms.symptoms,
         sig_lines: sig_lines(&paste),
-        // The reader's prose around a one-line paste, or the exception class printed above
-        // its message, does not make it two lines.
-        one_line: paste
-            .lines
-            .iter()
-            .filter(|l| !matches!(l.role, LineRole::Prose | LineRole::Wrapper))
-            .count()
-            == 1,
+        one_line: pasted_lines().count() == 1,
+        logged_line: pasted_lines().count() == 1 && pasted_lines().all(|l| l.logged),
         plain_words,
         known_share: known_share(&surfaces, &unknown_surfaces, &prose_only, tuning),
         named_connectors: connectors_named_anywhere(&text, &surfaces, searcher, kb),
@@ -304,6 +306,7 @@ fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
         known_share: 1.0,
         named_connectors: Vec::new(),
         one_line: false,
+        logged_line: false,
         plain_words: true,
         walks: Vec::new(),
     }

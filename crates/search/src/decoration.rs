@@ -133,7 +133,7 @@ fn after_cri_prefix(line: &str) -> Option<(bool, &str)> {
     let stream = parts.next()?;
     let tag = parts.next()?;
     let rest = parts.next().unwrap_or("");
-    (crate::long_log::is_iso_date_time(time)
+    (crate::paste::is_iso_date_time(time)
         && matches!(stream, "stdout" | "stderr")
         && matches!(tag, "F" | "P"))
     .then_some((tag == "P", rest))

@@ -198,7 +198,7 @@ pub struct Signals {
     /// Whether the query is one line (typed words, or one pasted line): a trace or a log
     /// excerpt gets confidence only from the error texts it repeats.
     pub one_line: bool,
-    /// Whether that one line is a log record (a timestamp or a level before it): a
+    /// Whether that one line is a log record (a date, a time of day or a level before it): a
     /// system's words, not a reader's sentence around an error.
     pub logged_line: bool,
     /// The largest share of typed words (by idf) that one symptom line of the first hit

@@ -2,7 +2,7 @@
 //! routine records around the few that report the failure. Their words would outweigh the
 //! error's, so a long log is read by its records that report something going wrong.
 
-use crate::paste::{after_syslog_time, is_level, is_timestamp};
+use crate::paste::{after_syslog_time, is_date_or_time, is_level, is_timestamp};
 use std::borrow::Cow;
 
 /// A paste of at least this many lines is a log, not an excerpt: the excerpts people paste
@@ -155,42 +155,6 @@ fn marked_level(word: &str) -> String {
         _ if is_level(&upper) => upper,
         _ => word.to_string(),
     }
-}
-
-/// An ISO date and time as one word (`2024-05-01T10:00:00.123456789Z`,
-/// `2024-05-01T10:00:00+0000`), as container runtimes and rsyslog write them.
-pub(crate) fn is_iso_date_time(word: &str) -> bool {
-    word.contains('T') && is_timestamp(word) && is_date_or_time(word)
-}
-
-/// `2024-05-01`, `2024/05/01`, `2019.09.05` (ClickHouse), `25/01/20` (Spark's `yy/MM/dd`)
-/// or `10:00:00` in a word.
-fn is_date_or_time(word: &str) -> bool {
-    let b = word.as_bytes();
-    let digits =
-        |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
-    let month = |at: usize| {
-        digits(at..at + 2) && (1..=12).contains(&((b[at] - b'0') * 10 + b[at + 1] - b'0'))
-    };
-    (0..b.len()).any(|i| {
-        (digits(i..i + 4) && matches!(b.get(i + 4), Some(b'-' | b'/')) && digits(i + 5..i + 7))
-            // With dots only the whole date: `2023.10` or `1024.00` is a version or an amount.
-            || (digits(i..i + 4)
-                && b.get(i + 4) == Some(&b'.')
-                && month(i + 5)
-                && b.get(i + 7) == Some(&b'.')
-                && digits(i + 8..i + 10))
-            || (digits(i..i + 2)
-                && b.get(i + 2) == Some(&b'/')
-                && month(i + 3)
-                && b.get(i + 5) == Some(&b'/')
-                && digits(i + 6..i + 8))
-            || (digits(i..i + 2)
-                && b.get(i + 2) == Some(&b':')
-                && digits(i + 3..i + 5)
-                && b.get(i + 5) == Some(&b':')
-                && digits(i + 6..i + 8))
-    })
 }
 
 /// An exception printed: a class with its message (`java.io.IOException: …`, Python's

@@ -30,8 +30,8 @@ pub struct PasteLine<'a> {
     pub text: &'a str,
     /// What the line is.
     pub role: LineRole,
-    /// Whether the line had a log prefix (a timestamp, a level): a system's record, not
-    /// words the reader typed.
+    /// Whether the line is a log record (a date, a time of day or a level before it): a
+    /// system's line, not words the reader typed.
     pub logged: bool,
 }
 
@@ -57,6 +57,42 @@ const LEVELS: [&str; 11] = [
 pub(crate) fn is_level(word: &str) -> bool {
     let w = word.trim_end_matches(':');
     LEVELS.contains(&w)
+}
+
+/// An ISO date and time as one word (`2024-05-01T10:00:00.123456789Z`,
+/// `2024-05-01T10:00:00+0000`), as container runtimes and rsyslog write them.
+pub(crate) fn is_iso_date_time(word: &str) -> bool {
+    word.contains('T') && is_timestamp(word) && is_date_or_time(word)
+}
+
+/// `2024-05-01`, `2024/05/01`, `2019.09.05` (ClickHouse), `25/01/20` (Spark's `yy/MM/dd`)
+/// or `10:00:00` in a word.
+pub(crate) fn is_date_or_time(word: &str) -> bool {
+    let b = word.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    let month = |at: usize| {
+        digits(at..at + 2) && (1..=12).contains(&((b[at] - b'0') * 10 + b[at + 1] - b'0'))
+    };
+    (0..b.len()).any(|i| {
+        (digits(i..i + 4) && matches!(b.get(i + 4), Some(b'-' | b'/')) && digits(i + 5..i + 7))
+            // With dots only the whole date: `2023.10` or `1024.00` is a version or an amount.
+            || (digits(i..i + 4)
+                && b.get(i + 4) == Some(&b'.')
+                && month(i + 5)
+                && b.get(i + 7) == Some(&b'.')
+                && digits(i + 8..i + 10))
+            || (digits(i..i + 2)
+                && b.get(i + 2) == Some(&b'/')
+                && month(i + 3)
+                && b.get(i + 5) == Some(&b'/')
+                && digits(i + 6..i + 8))
+            || (digits(i..i + 2)
+                && b.get(i + 2) == Some(&b':')
+                && digits(i + 3..i + 5)
+                && b.get(i + 5) == Some(&b':')
+                && digits(i + 6..i + 8))
+    })
 }
 
 /// A timestamp-like token: digits with date/time separators (`2021-04-08`, `10:13:11,214`,
@@ -85,13 +121,26 @@ fn first_word(s: &str) -> (&str, &str) {
     }
 }
 
+/// A line without its log prefix (see [`strip_prefix`]).
+struct Stripped<'a> {
+    rest: &'a str,
+    /// An error level was in the prefix.
+    error_level: bool,
+    /// There was a prefix at all.
+    prefixed: bool,
+    /// The prefix held a date or a time of day, or a level: the line is a log record (a
+    /// version such as `1.17` before a typed sentence is stripped like a timestamp, but is
+    /// none).
+    record: bool,
+}
+
 /// Removes a log prefix: line numbers, timestamps, levels, `[thread]` groups and a
-/// `logger.Name - ` before the message. Returns the rest, whether an error level was seen and
-/// whether there was a prefix at all.
-fn strip_prefix(line: &str) -> (&str, bool, bool) {
+/// `logger.Name - ` before the message.
+fn strip_prefix(line: &str) -> Stripped<'_> {
     let mut rest = line.trim_start();
     let mut in_prefix = false;
     let mut error_level = false;
+    let mut record = false;
     for _ in 0..10 {
         let (w, after) = first_word(rest);
         if w.is_empty() {
@@ -102,11 +151,13 @@ fn strip_prefix(line: &str) -> (&str, bool, bool) {
         if let Some(message) = after_syslog_prefix(rest) {
             rest = message;
             in_prefix = true;
+            record = true;
             continue;
         }
         if is_timestamp(w) {
             rest = after.trim_start();
             in_prefix = true;
+            record |= is_date_or_time(w);
             continue;
         }
         // A bare number is a line number only when a timestamp follows (`409  2021-04-08 ...`).
@@ -122,6 +173,7 @@ fn strip_prefix(line: &str) -> (&str, bool, bool) {
             );
             rest = after.trim_start();
             in_prefix = true;
+            record = true;
             continue;
         }
         if let Some(inner_end) = rest
@@ -140,6 +192,7 @@ fn strip_prefix(line: &str) -> (&str, bool, bool) {
                 || (in_prefix && !inner.trim().is_empty())
             {
                 error_level |= matches!(inner.trim(), "ERROR" | "SEVERE" | "FATAL");
+                record |= is_date_or_time(inner_first) || is_level(inner.trim());
                 rest = rest[1 + inner_end + 1..].trim_start();
                 in_prefix = true;
                 continue;
@@ -162,7 +215,12 @@ fn strip_prefix(line: &str) -> (&str, bool, bool) {
             }
         }
     }
-    (rest.trim(), error_level, in_prefix)
+    Stripped {
+        rest: rest.trim(),
+        error_level,
+        prefixed: in_prefix,
+        record,
+    }
 }
 
 /// The rest of `line` after syslog's time (`Dec 04 13:31:04`: month, day, time of day).
@@ -186,7 +244,7 @@ fn after_syslog_prefix(line: &str) -> Option<&str> {
         Some(rest) => (false, rest),
         None => {
             let (first, rest) = first_word(line);
-            crate::long_log::is_iso_date_time(first).then_some((true, rest))?
+            is_iso_date_time(first).then_some((true, rest))?
         }
     };
     let (host, rest) = first_word(rest);
@@ -403,18 +461,18 @@ pub fn split_paste(text: &str) -> Paste<'_> {
 pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
     // Each line once: without its log prefix, whether it had an error level or a prefix at
     // all, and whether it reads as the reader's prose.
-    let raw_lines: Vec<(&str, bool, bool, Option<ProseScript>)> = text
+    let raw_lines: Vec<(Stripped<'_>, Option<ProseScript>)> = text
         .lines()
         .take(MAX_LINES)
         .map(strip_prefix)
-        .filter(|(t, ..)| !t.is_empty())
-        .map(|(t, error_level, logged)| {
-            let prose = if reader_prose && !logged {
-                self::reader_prose(t)
+        .filter(|s| !s.rest.is_empty())
+        .map(|s| {
+            let prose = if reader_prose && !s.prefixed {
+                self::reader_prose(s.rest)
             } else {
                 None
             };
-            (t, error_level, logged, prose)
+            (s, prose)
         })
         .collect();
     // The reader's words only stand out around pasted lines; a question alone is all prose,
@@ -422,7 +480,7 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
     let pasted_beside = |pasted: fn(&str) -> bool| {
         raw_lines
             .iter()
-            .any(|&(t, _, logged, prose)| logged || (prose.is_none() && pasted(t)))
+            .any(|(s, prose)| s.prefixed || (prose.is_none() && pasted(s.rest)))
     };
     let (beside_cjk, beside_english) = (pasted_beside(is_pasted), pasted_beside(is_machine_shaped));
     let mut lines: Vec<PasteLine<'_>> = Vec::new();
@@ -436,7 +494,8 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
     // has a timezone offset …`).
     let mut empty_exception: Option<usize> = None;
     let mut python = false;
-    for &(stripped, error_level, logged, prose) in &raw_lines {
+    for (s, prose) in &raw_lines {
+        let (stripped, error_level, logged, prose) = (s.rest, s.error_level, s.record, *prose);
         if stripped.starts_with("Traceback (most recent call last)") {
             python = true;
         }
@@ -572,6 +631,27 @@ mod tests {
             p.lines[0].text,
             "[ODPS-0130071]: Semantic analysis exception"
         );
+    }
+
+    #[test]
+    fn a_record_has_a_date_a_time_or_a_level_before_it() {
+        for record in [
+            "2021-04-08 10:13:11,214 INFO o.a.f.r.e.ExecutionGraph - Job failed: timeout",
+            "[2024-05-02 10:15:08,801] ERROR [Producer clientId=p-1] Connection failed",
+            "12:14:16.099 [vert.x-thread-0] WARN c.e.Consumer - failed to consume",
+            "ERROR: relation \"orders\" does not exist",
+            "Dec  4 13:31:04 flink-1 java[1234]: java.io.EOFException: x",
+        ] {
+            assert!(split_paste(record).lines[0].logged, "{record}");
+        }
+        // A version before a typed sentence is stripped like a timestamp, but is no record.
+        for typed in [
+            "1.17 upgrade fails with: Widget pool exhausted",
+            "[AdminClient clientId=adminclient-1] Connection to node 1 could not be established.",
+            "Job failed: timeout",
+        ] {
+            assert!(!split_paste(typed).lines[0].logged, "{typed}");
+        }
     }
 
     #[test]

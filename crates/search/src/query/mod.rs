@@ -71,7 +71,7 @@ pub(crate) struct BuiltQuery {
     pub named_connectors: Vec<String>,
     /// Whether the query is one line (typed words, or one pasted line).
     pub one_line: bool,
-    /// Whether that one line is a log record (it had a timestamp or a level before it).
+    /// Whether that one line is a log record (a date, a time of day or a level before it).
     pub logged_line: bool,
     /// Whether the query is typed words rather than pasted machine text.
     pub plain_words: bool,

@@ -1,0 +1,135 @@
+//! The admonitions of Zola themes, Docusaurus and MkDocs, as GitHub-style alerts.
+
+use super::{Ctx, alert, alert_kind, named_arg, short};
+
+/// Zola: `{% note() %}` / `{% admonition(type="warning") %}` … `{% end %}` (theme
+/// shortcodes with an admonition's name).
+pub(super) fn zola_block(
+    lines: &[&str],
+    i: usize,
+    out: &mut Vec<String>,
+    ctx: &mut Ctx<'_>,
+) -> usize {
+    let t = lines[i].trim();
+    let Some(call) = t.strip_prefix("{%").and_then(|r| r.strip_suffix("%}")) else {
+        return 0;
+    };
+    let call = call.trim();
+    let Some((name, args)) = call.split_once('(') else {
+        return 0;
+    };
+    let args = args.trim_end_matches(')');
+    let kind = alert_kind(name).or_else(|| {
+        matches!(name, "admonition" | "alert" | "callout" | "notice").then(|| {
+            named_arg(args, "type")
+                .and_then(|k| alert_kind(&k))
+                .unwrap_or("NOTE")
+        })
+    });
+    let Some(kind) = kind else {
+        return 0;
+    };
+    let Some(len) = lines[i + 1..]
+        .iter()
+        .position(|l| matches!(l.trim(), "{% end %}" | "{%end%}"))
+    else {
+        return 0;
+    };
+    alert(
+        out,
+        kind,
+        named_arg(args, "title").as_deref(),
+        &lines[i + 1..i + 1 + len],
+    );
+    ctx.out.converted += 1;
+    len + 2
+}
+
+/// Docusaurus: `:::note[Title]` … `:::` admonitions; MDX `import`/`export` lines are removed
+/// (they only feed components).
+pub(super) fn docusaurus_block(
+    lines: &[&str],
+    i: usize,
+    out: &mut Vec<String>,
+    ctx: &mut Ctx<'_>,
+) -> usize {
+    let t = lines[i].trim();
+    if (t.starts_with("import ") && (t.contains(" from ") || t.ends_with(';')))
+        || t.starts_with("export ")
+    {
+        ctx.report(
+            i,
+            format!("MDX `{}` removed (it only feeds components)", short(t)),
+        );
+        return 1;
+    }
+    let colons = t.chars().take_while(|&c| c == ':').count();
+    if colons < 3 {
+        return 0;
+    }
+    let rest = &t[colons..];
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    let Some(kind) = alert_kind(&name) else {
+        return 0;
+    };
+    let title = rest[name.len()..]
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .trim()
+        .to_string();
+    let close = ":".repeat(colons);
+    let Some(len) = lines[i + 1..].iter().position(|l| l.trim() == close) else {
+        return 0;
+    };
+    let title = (!title.is_empty()).then_some(title);
+    alert(out, kind, title.as_deref(), &lines[i + 1..i + 1 + len]);
+    ctx.out.converted += 1;
+    len + 2
+}
+
+/// MkDocs: `!!! type "Title"` and collapsible `??? type` admonitions with an indented body.
+pub(super) fn mkdocs_block(
+    lines: &[&str],
+    i: usize,
+    out: &mut Vec<String>,
+    ctx: &mut Ctx<'_>,
+) -> usize {
+    let t = lines[i].trim_start();
+    let Some(rest) = ["!!! ", "???+ ", "??? "]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+    else {
+        return 0;
+    };
+    let rest = rest.trim();
+    let (name, title) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let kind = alert_kind(name).unwrap_or("NOTE");
+    let title = title.trim().trim_matches('"');
+    let indent = lines[i].len() - t.len();
+    let mut body = Vec::new();
+    let mut j = i + 1;
+    while j < lines.len() {
+        let l = lines[j];
+        let inner = l
+            .strip_prefix(&" ".repeat(indent + 4))
+            .or_else(|| l.strip_prefix(&format!("{}\t", " ".repeat(indent))));
+        match inner {
+            Some(inner) => body.push(inner),
+            None if l.trim().is_empty() => body.push(""),
+            None => break,
+        }
+        j += 1;
+    }
+    while body.last().is_some_and(|l| l.is_empty()) {
+        body.pop();
+        j -= 1;
+    }
+    let title = (!title.is_empty()).then_some(title);
+    alert(out, kind, title, &body);
+    ctx.out.converted += 1;
+    j - i
+}

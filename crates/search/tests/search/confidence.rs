@@ -1,0 +1,233 @@
+//! When the first hit is confident: the error repeated and its share of a line, a log
+//! record, the margin over the second hit, the same template, one line in the entry's words.
+
+use super::*;
+
+/// The error pasted alone is a confident answer; the same error quoted in a long question
+/// about more than the error is not (see `Tuning::min_error_query_share`).
+#[test]
+fn a_long_question_quoting_an_error_is_not_a_confident_answer() {
+    let mut docs = vec![entry(
+        "pool-exhausted",
+        "pool",
+        "The pool sink fails: widget pool exhausted",
+        &["Widget pool exhausted while allocating frames for the sink writer"],
+        "Raise the widget pool size.",
+        "",
+    )];
+    // The question's other words are the book's words, but not this entry's.
+    docs.extend(fillers(
+        10,
+        "pool",
+        "Another pool question",
+        "The nightly job on the staging cluster restarted every worker twice, checked the \
+         network and the disks, and still failed the same way every night around two in the \
+         morning. What else could make it fail like this when it is already raised?",
+    ));
+    let idx = index_of(&docs);
+    let error = "Widget pool exhausted while allocating frames for the sink writer";
+    assert_eq!(
+        top_confident(&idx, error, Tuning::default()),
+        ("pool-exhausted".to_string(), true)
+    );
+    let question = format!(
+        "The nightly job on the staging cluster failed with: {error}, and we already raised \
+         the pool size as the docs suggest, restarted every worker twice, checked the network \
+         and the disks, and it still fails the same way every night around two in the morning, \
+         so what else could make the staging cluster fail like this when the pool size is \
+         already raised and every worker was restarted twice"
+    );
+    assert_eq!(
+        top_confident(&idx, &question, Tuning::default()),
+        ("pool-exhausted".to_string(), false)
+    );
+    let off = Tuning {
+        min_error_query_share: 0.0,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        top_confident(&idx, &question, off),
+        ("pool-exhausted".to_string(), true)
+    );
+}
+
+/// The share rule is for the reader's sentences: one log record whose message goes on around
+/// the error is the system's own line, and stays a confident answer; the same words typed
+/// without the record's timestamp and level are a question about more than the error.
+#[test]
+fn a_log_record_around_an_error_is_not_a_question() {
+    let mut docs = vec![entry(
+        "pool-exhausted",
+        "pool",
+        "The pool sink fails: widget pool exhausted",
+        &["Widget pool exhausted while allocating frames for the sink writer"],
+        "Raise the widget pool size.",
+        "",
+    )];
+    docs.extend(fillers(
+        10,
+        "pool",
+        "Another pool question",
+        "The nightly job on the staging cluster restarted every worker twice, checked the \
+         network and the disks, and still failed the same way every night around two in the \
+         morning after the backup window closed and the batch window opened.",
+    ));
+    let idx = index_of(&docs);
+    let message = "The nightly job on the staging cluster restarted every worker twice, checked \
+                   the network and the disks, and still failed the same way every night around \
+                   two in the morning after the backup window closed and the batch window \
+                   opened, every worker twice: Widget pool exhausted while allocating frames for \
+                   the sink writer";
+    let record = format!("2024-05-02 02:00:01,004 ERROR [worker-2] staging.Cluster - {message}");
+    // The one line is nearly all this entry's words, which the other rule for one line
+    // reads (`Tuning::word_confidence`); off, the share rule alone decides.
+    let share_rule = || Tuning {
+        word_confidence: false,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        top_confident(&idx, &record, share_rule()),
+        ("pool-exhausted".to_string(), true)
+    );
+    assert_eq!(
+        top_confident(&idx, message, share_rule()),
+        ("pool-exhausted".to_string(), false)
+    );
+}
+
+/// The margin over the second hit is measured even when one hit is asked for: a tie is not
+/// confident with one hit shown and unconfident with ten.
+#[test]
+fn one_hit_asked_for_still_measures_the_margin_over_the_second() {
+    let docs = vec![
+        entry(
+            "sink-buffer-flush-rows",
+            "tables",
+            "Sink buffer flush rows and interval",
+            &[],
+            "How the sink buffers rows before a flush.",
+            "",
+        ),
+        entry(
+            "sink-buffer-flush-interval",
+            "tables",
+            "Sink buffer flush interval and rows",
+            &[],
+            "How long the sink buffers rows before a flush.",
+            "",
+        ),
+        entry("other", "tables", "Something else", &[], "Unrelated.", ""),
+    ];
+    let idx = index_of(&docs);
+    for q in [
+        "sink buffer flush rows interval",
+        "sink buffer flush interval",
+        "something else",
+    ] {
+        let at = |limit: usize| {
+            let opts = SearchOptions {
+                limit,
+                ..Default::default()
+            };
+            let r = idx.search(q, &opts).unwrap();
+            (r.hits[0].id.clone(), r.confident, r.hits.len())
+        };
+        let (one, ten) = (at(1), at(10));
+        assert_eq!((one.0.as_str(), one.1), (ten.0.as_str(), ten.1), "{q}");
+        assert_eq!(one.2, 1, "{q}");
+    }
+    // Two entries in the same words: the first is not confident, however many are shown.
+    let opts = SearchOptions {
+        limit: 1,
+        ..Default::default()
+    };
+    assert!(
+        !idx.search("sink buffer flush rows interval", &opts)
+            .unwrap()
+            .confident
+    );
+}
+
+#[test]
+fn another_message_of_the_same_template_is_not_confident() {
+    let docs = vec![
+        entry(
+            "four-byte-utf8",
+            "mysql",
+            "MySQL sink rejects emoji: Incorrect string value",
+            &[
+                "java.sql.BatchUpdateException: Incorrect string value: '\\xF0\\x9F\\x98\\x80' for column 'name' at row 1",
+            ],
+            "The column's character set is utf8, which holds no 4-byte characters.",
+            "",
+        ),
+        // Makes the query's other words known to the book (confidence needs that).
+        entry(
+            "glossary",
+            "logs",
+            "Terms",
+            &[],
+            "Data truncation; datetime; operation_ts.",
+            "",
+        ),
+    ];
+    let idx = index_of(&docs);
+    let confident = |q: &str, tuning: Tuning| top_confident(&idx, q, tuning);
+    // MySQL's `Incorrect %s value` template: the tail is shared, the kind of value is not.
+    let datetime = "java.sql.BatchUpdateException: Data truncation: Incorrect datetime value: \
+                    '1970-01-01 00:00:00.0' for column 'operation_ts' at row 1";
+    assert_eq!(
+        confident(datetime, Tuning::default()),
+        ("four-byte-utf8".to_string(), false)
+    );
+    let off = Tuning {
+        no_divergence: false,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        confident(datetime, off),
+        ("four-byte-utf8".to_string(), true)
+    );
+    // The entry's own message stays confident.
+    let string = "java.sql.BatchUpdateException: Incorrect string value: '\\xF0\\x9F\\x98\\x80' \
+                  for column 'name' at row 1";
+    assert_eq!(
+        confident(string, Tuning::default()),
+        ("four-byte-utf8".to_string(), true)
+    );
+}
+
+#[test]
+fn one_line_in_the_entrys_own_words_is_confident() {
+    let idx = open();
+    let confident = |q: &str, tuning: Tuning| top_confident(&idx, q, tuning);
+    let q = "offsets are not committed to kafka on checkpoints";
+    assert_eq!(
+        confident(q, Tuning::default()),
+        ("kafka-commit-offsets".to_string(), true)
+    );
+    let off = Tuning {
+        word_confidence: false,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        confident(q, off),
+        ("kafka-commit-offsets".to_string(), false)
+    );
+    // Several lines are a paste: only a documented error text they repeat gives confidence.
+    assert_eq!(
+        confident(
+            "offsets are not committed\nto kafka on checkpoints",
+            Tuning::default()
+        ),
+        ("kafka-commit-offsets".to_string(), false)
+    );
+    // Words from outside the book: not confident.
+    assert!(
+        !confident(
+            "offsets not committed zxqv wplm trrk bnnq",
+            Tuning::default()
+        )
+        .1
+    );
+}

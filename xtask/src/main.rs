@@ -126,7 +126,7 @@ fn test(extra: &[String]) -> Result<ExitCode> {
     })
 }
 
-/// axe-core for the accessibility test (tests/testsuite/reader.rs), pinned by tests/a11y/package-lock.json
+/// axe-core for the accessibility test (tests/testsuite/reader/budget.rs), pinned by tests/a11y/package-lock.json
 /// and installed from the npm registry with `npm ci` when tests/a11y/node_modules is missing.
 fn install_axe() -> Result<()> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/a11y");

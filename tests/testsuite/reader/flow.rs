@@ -1,0 +1,351 @@
+//! A reader's way through the site, over http, from the unzipped bundle and in the single
+//! file: a pasted trace, keyboard only, theme, phone layout, print, a strict CSP.
+
+use super::*;
+
+/// Which `.kb-page` sections of the single file are visible.
+const VISIBLE_SECTIONS: &str = "[...document.querySelectorAll('.kb-page')].filter(s => s.offsetParent !== null).map(s => s.id)";
+
+/// Home → connector → entry → search page → paste a stack trace → open the first result,
+/// which shows the matched terms highlighted.
+fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, String)) {
+    c.open(&start_url(built, origin));
+    if origin == Origin::Single {
+        assert_eq!(c.eval(VISIBLE_SECTIONS), serde_json::json!(["kb-home"]));
+    }
+    assert!(
+        c.eval("document.querySelectorAll('.card-grid a').length")
+            .as_u64()
+            > Some(3)
+    );
+    c.follow(".card-grid .card a");
+    if origin == Origin::Single {
+        let shown = c.eval(VISIBLE_SECTIONS);
+        assert!(shown[0].as_str().unwrap().starts_with("kb-c-"), "{shown}");
+        c.follow(".kb-page:target .entry-items a");
+        let shown = c.eval(VISIBLE_SECTIONS);
+        assert_eq!(shown.as_array().unwrap().len(), 1, "{shown}");
+        assert_eq!(
+            c.eval("location.hash.slice(1)"),
+            c.eval("document.querySelector('.kb-page:target article.entry').dataset.entryId")
+        );
+    } else {
+        assert!(
+            c.eval("document.querySelector('h1').textContent.length")
+                .as_u64()
+                > Some(0)
+        );
+        c.follow(".entry-items a");
+        // An entry: breadcrumb back to home and the connector, copy buttons, copy link.
+        assert_eq!(
+            c.eval("document.querySelectorAll('.breadcrumb a').length"),
+            2
+        );
+        c.wait_for("document.querySelector('.copy-link-button')");
+        assert_eq!(
+            c.eval("document.querySelectorAll('.entry pre').length"),
+            c.eval("document.querySelectorAll('.entry .copy-button').length")
+        );
+    }
+    if origin == Origin::Http {
+        // The search box every page has is one line: the browser joins a pasted trace's lines
+        // with spaces, and search reads it as the trace.
+        c.tab.wait_for_element("#kbook-q").unwrap().click().unwrap();
+        // A paste is a `paste` event with the clipboard's text, then the text inserted.
+        c.eval(&format!(
+            "(() => {{ const d = new DataTransfer(); d.setData('text/plain', {t}); \
+             document.getElementById('kbook-q').dispatchEvent(new ClipboardEvent('paste', {{clipboardData: d, bubbles: true}})); return true; }})()",
+            t = js(&trace.0)
+        ));
+        c.paste(&trace.0);
+        assert_eq!(
+            c.eval("document.getElementById('kbook-q').value.includes('\\n')"),
+            false,
+            "a one-line field kept the paste's line breaks"
+        );
+        let first = c.wait_for(
+            "(() => { const a = document.querySelector('#kbook-q-results .kbook-hit[data-id]'); return a && a.dataset.id; })()",
+        );
+        assert_eq!(
+            first,
+            trace.1.as_str(),
+            "first result for the trace pasted into the search box"
+        );
+        // The box searched for the paste with its lines, and hands them to the search page.
+        let all = c.eval("document.querySelector('#kbook-q-results .kbook-search-all').href");
+        assert!(
+            all.as_str().is_some_and(|href| href.contains("%0A")),
+            "the search box lost the paste's lines: {all}"
+        );
+        c.eval("(() => { const q = document.getElementById('kbook-q'); q.value = ''; q.blur(); return true; })()");
+    }
+    // The search page, from the home page's hint link.
+    c.follow(".site-title");
+    c.follow(".hero .hint a");
+    c.tab
+        .wait_for_element("#kbook-paste")
+        .unwrap()
+        .click()
+        .unwrap();
+    c.paste(&trace.0);
+    assert!(
+        c.eval("document.getElementById('kbook-paste').value.split('\\n').length")
+            .as_u64()
+            > Some(1),
+        "the paste lost its lines"
+    );
+    let first = c.wait_for(
+        "(() => { const li = document.querySelector('#kbook-search-page-results .kbook-result'); return li && li.dataset.id; })()",
+    );
+    assert_eq!(
+        first,
+        trace.1.as_str(),
+        "first result for the pasted trace ({origin:?})"
+    );
+    c.follow("#kbook-search-page-results .kbook-result a");
+    let id = if origin == Origin::Single {
+        c.eval("location.hash.slice(1)")
+    } else {
+        c.eval("document.querySelector('article.entry').dataset.entryId")
+    };
+    assert_eq!(id, trace.1.as_str());
+    let marks = c.wait_for("document.querySelectorAll('article.entry mark.kbook-hl').length");
+    assert!(marks.as_u64() > Some(0), "no highlighted terms");
+    c.assert_no_errors(&format!("reader flow ({origin:?})"));
+}
+
+#[test]
+fn reader_flow_over_http() {
+    let b = books();
+    let _one = one_browser();
+    let c = chromium();
+    reader_flow(&c, &b.plain, Origin::Http, &b.trace);
+}
+
+#[test]
+fn reader_flow_from_unzipped_bundle() {
+    let b = books();
+    let _one = one_browser();
+    let c = chromium();
+    reader_flow(&c, &b.plain, Origin::File, &b.trace);
+    // Deep links work from disk too.
+    c.open(&format!(
+        "{}?q={}",
+        file_url(&b.plain.unzipped.join("search.html")),
+        url_encode(&b.short.0)
+    ));
+    assert_eq!(
+        c.wait_for("(() => { const li = document.querySelector('.kbook-result'); return li && li.dataset.id; })()"),
+        b.short.1.as_str()
+    );
+    c.assert_no_errors("search.html?q= from the bundle");
+}
+
+#[test]
+fn reader_flow_in_the_single_file() {
+    let b = books();
+    let _one = one_browser();
+    let c = chromium();
+    reader_flow(&c, &b.plain, Origin::Single, &b.trace);
+    // Entries are reachable by #id, and the header search links results to #id.
+    c.open(&format!("{}#{}", file_url(&b.plain.single), b.short.1));
+    assert_eq!(c.eval(VISIBLE_SECTIONS), serde_json::json!([b.short.1]));
+    c.tab.find_element("#kbook-q").unwrap().click().unwrap();
+    c.tab.type_str(&b.short.0).unwrap();
+    let href = c.wait_for("(() => { const a = document.querySelector('.kbook-search-results .kbook-hit'); return a && a.getAttribute('href'); })()");
+    assert_eq!(href, format!("#{}", b.short.1).as_str());
+    c.assert_no_errors("single file");
+}
+
+#[test]
+fn keyboard_only() {
+    let b = books();
+    let _one = one_browser();
+    let c = chromium();
+    let (q, expect) = &b.short;
+    c.open(&format!("{}index.html", b.plain.http));
+    // Tab reaches the skip link first; Enter moves focus to the content.
+    c.tab.press_key("Tab").unwrap();
+    assert_eq!(c.eval("document.activeElement.className"), "skip-link");
+    c.tab.press_key("Enter").unwrap();
+    c.wait_for("document.activeElement && document.activeElement.id === 'main'");
+    // "/" focuses the search; arrows move through results; Enter opens the highlighted one.
+    c.tab.press_key("/").unwrap();
+    assert_eq!(c.eval("document.activeElement.id"), "kbook-q");
+    c.tab.type_str(q).unwrap();
+    c.wait_for("document.querySelectorAll('.kbook-search-results .kbook-hit').length > 1");
+    for key in ["ArrowDown", "ArrowDown", "ArrowUp"] {
+        c.tab.press_key(key).unwrap();
+    }
+    let active = c.eval(
+        "(() => { const id = document.activeElement.getAttribute('aria-activedescendant'); const a = id && document.getElementById(id); return a && {id: a.dataset.id, first: a === document.querySelector('.kbook-search-results .kbook-hit'), href: a.href}; })()",
+    );
+    assert_eq!(active["first"], true, "{active}");
+    assert_eq!(active["id"], expect.as_str());
+    c.tab.press_key("Enter").unwrap();
+    c.wait_for_location(active["href"].as_str().unwrap());
+    // Escape closes the results, a second Escape leaves the box.
+    c.tab.press_key("/").unwrap();
+    c.tab.type_str(q).unwrap();
+    c.wait_for("!document.querySelector('.kbook-search-results').hidden && document.querySelector('.kbook-search-results .kbook-hit')");
+    c.tab.press_key("Escape").unwrap();
+    assert_eq!(
+        c.eval("document.querySelector('.kbook-search-results').hidden"),
+        true
+    );
+    c.tab.press_key("Escape").unwrap();
+    assert_ne!(c.eval("document.activeElement.id"), "kbook-q");
+    // Recent searches: an empty box offers the last search; Enter runs it again.
+    c.eval("(() => { const i = document.getElementById('kbook-q'); i.value = ''; })()");
+    c.tab.press_key("/").unwrap();
+    let recent = c.wait_for("(() => { const a = document.querySelector('.kbook-search-results .kbook-recent-item'); return a && a.dataset.recent; })()");
+    assert_eq!(recent, q.as_str());
+    c.tab.press_key("ArrowDown").unwrap();
+    c.tab.press_key("Enter").unwrap();
+    c.wait_for(&format!(
+        "document.getElementById('kbook-q').value === {} && document.querySelector('.kbook-search-results .kbook-hit')",
+        js(q)
+    ));
+    c.tab.press_key("Escape").unwrap();
+    c.tab.press_key("Escape").unwrap();
+    // Tab reaches the theme toggle; Enter switches the theme.
+    let before = c.eval("document.documentElement.dataset.theme");
+    let mut reached = false;
+    for _ in 0..12 {
+        c.tab.press_key("Tab").unwrap();
+        if c.eval("document.activeElement.classList.contains('theme-toggle')") == true {
+            reached = true;
+            break;
+        }
+    }
+    assert!(reached, "Tab never reached the theme toggle");
+    c.tab.press_key("Enter").unwrap();
+    assert_ne!(c.eval("document.documentElement.dataset.theme"), before);
+    c.assert_no_errors("keyboard only");
+}
+
+#[test]
+fn theme_persists_phone_layout_and_print() {
+    let b = books();
+    let _one = one_browser();
+    let c = chromium();
+    for origin in [Origin::Http, Origin::File, Origin::Single] {
+        c.open(&start_url(&b.plain, origin));
+        let before = c.eval("document.documentElement.dataset.theme");
+        c.tab
+            .find_element(".theme-toggle")
+            .unwrap()
+            .click()
+            .unwrap();
+        let after = c.eval("document.documentElement.dataset.theme");
+        assert_ne!(before, after, "{origin:?}");
+        c.reload();
+        assert_eq!(
+            c.eval("document.documentElement.dataset.theme"),
+            after,
+            "theme not kept over a reload ({origin:?})"
+        );
+        c.assert_no_errors(&format!("theme ({origin:?})"));
+    }
+
+    // 375 px: no horizontal scroll anywhere; the sidebar folds away behind its toggle.
+    c.viewport(375, 812, true);
+    let entry = format!("{}{}", b.plain.http, entry_url(&b.plain, &b.short.1));
+    let pages = [
+        format!("{}index.html", b.plain.http),
+        format!("{}kafka/index.html", b.plain.http),
+        entry.clone(),
+        format!("{}search.html?q={}", b.plain.http, url_encode(&b.trace.0)),
+        format!("{}no-such-page.html", b.plain.http),
+    ];
+    for url in &pages {
+        c.open(url);
+        if url.contains("search.html") {
+            c.wait_for("document.querySelector('.kbook-result')");
+        }
+        let widths = c.eval("[document.documentElement.scrollWidth, window.innerWidth]");
+        assert!(
+            widths[0].as_u64() <= widths[1].as_u64(),
+            "{url}: horizontal scroll at 375 px: {widths}"
+        );
+    }
+    c.open(&entry);
+    assert_eq!(
+        c.eval("getComputedStyle(document.getElementById('sidebar')).display"),
+        "none"
+    );
+    c.tab.find_element(".nav-toggle").unwrap().click().unwrap();
+    assert_ne!(
+        c.eval("getComputedStyle(document.getElementById('sidebar')).display"),
+        "none"
+    );
+    assert_eq!(
+        c.eval("document.querySelector('.nav-toggle').getAttribute('aria-expanded')"),
+        "true"
+    );
+    c.take_errors(); // the 404 page answered 404, which Chromium logs
+
+    // Print: only the entry.
+    c.viewport(1280, 800, false);
+    c.open(&entry);
+    c.media("print");
+    let shown = c.eval(
+        "['.site-header', '.sidebar', '.site-footer', '.copy-button', 'article.entry'].map(s => { const e = document.querySelector(s); return e ? getComputedStyle(e).display : 'none'; })",
+    );
+    assert_eq!(
+        shown,
+        serde_json::json!(["none", "none", "none", "none", "block"])
+    );
+    c.media("");
+    c.assert_no_errors("phone and print");
+}
+
+#[test]
+fn strict_csp_over_http_from_disk_and_single_file() {
+    let b = books();
+    let _one = one_browser();
+    let built = &b.csp;
+    // opensearch.xml with the site-url; none without.
+    let opensearch = std::fs::read_to_string(built.site.join("opensearch.xml")).unwrap();
+    assert!(opensearch.contains("https://kb.example.org/search.html?q={searchTerms}"));
+    assert!(!b.plain.site.join("opensearch.xml").exists());
+    let c = chromium();
+    for origin in [Origin::Http, Origin::File, Origin::Single] {
+        c.open(&start_url(built, origin));
+        assert!(
+            c.eval("document.querySelector('meta[http-equiv=Content-Security-Policy]') !== null")
+                == true,
+            "no CSP meta tag ({origin:?})"
+        );
+        if origin != Origin::Single {
+            assert_eq!(
+                c.eval("!!document.querySelector('link[rel=search][type=\"application/opensearchdescription+xml\"]')"),
+                true
+            );
+        }
+        reader_flow(&c, built, origin, &b.trace);
+        let hits = c.eval(&format!(
+            "window.kbook.search({}, {{limit: 3}})",
+            js(&b.short.0)
+        ));
+        assert_eq!(hits[0]["id"], b.short.1.as_str(), "{origin:?}");
+        c.assert_no_errors(&format!("CSP on ({origin:?})"));
+    }
+    // The 404 page (with <base> from the site-url) and its search.
+    c.open(&format!(
+        "{}kafka/offset-out-of-range-gone.html",
+        built.http
+    ));
+    c.wait_for("document.querySelector('.kbook-404-results li a')");
+    assert_eq!(
+        c.eval("getComputedStyle(document.querySelector('.site-header')).position"),
+        "sticky",
+        "the 404 page lost its styles"
+    );
+    let errors: Vec<String> = c
+        .take_errors()
+        .into_iter()
+        .filter(|e| !e.contains("404"))
+        .collect();
+    assert!(errors.is_empty(), "404 page with CSP: {errors:#?}");
+}

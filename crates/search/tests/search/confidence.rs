@@ -3,29 +3,35 @@
 
 use super::*;
 
-/// The error pasted alone is a confident answer; the same error quoted in a long question
-/// about more than the error is not (see `Tuning::min_error_query_share`).
-#[test]
-fn a_long_question_quoting_an_error_is_not_a_confident_answer() {
+/// The error of the pool entry, pasted.
+const POOL_ERROR: &str = "Widget pool exhausted while allocating frames for the sink writer";
+
+/// One entry documenting [`POOL_ERROR`] beside ten of the same connector whose body is
+/// `filler`.
+fn pool_book(filler: &str) -> BookIndex {
     let mut docs = vec![entry(
         "pool-exhausted",
         "pool",
         "The pool sink fails: widget pool exhausted",
-        &["Widget pool exhausted while allocating frames for the sink writer"],
+        &[POOL_ERROR],
         "Raise the widget pool size.",
         "",
     )];
+    docs.extend(fillers(10, "pool", "Another pool question", filler));
+    index_of(&docs)
+}
+
+/// The error pasted alone is a confident answer; the same error quoted in a long question
+/// about more than the error is not (see `Tuning::min_error_query_share`).
+#[test]
+fn a_long_question_quoting_an_error_is_not_a_confident_answer() {
     // The question's other words are the book's words, but not this entry's.
-    docs.extend(fillers(
-        10,
-        "pool",
-        "Another pool question",
+    let idx = pool_book(
         "The nightly job on the staging cluster restarted every worker twice, checked the \
          network and the disks, and still failed the same way every night around two in the \
          morning. What else could make it fail like this when it is already raised?",
-    ));
-    let idx = index_of(&docs);
-    let error = "Widget pool exhausted while allocating frames for the sink writer";
+    );
+    let error = POOL_ERROR;
     assert_eq!(
         top_confident(&idx, error, Tuning::default()),
         ("pool-exhausted".to_string(), true)
@@ -56,23 +62,11 @@ fn a_long_question_quoting_an_error_is_not_a_confident_answer() {
 /// without the record's timestamp and level are a question about more than the error.
 #[test]
 fn a_log_record_around_an_error_is_not_a_question() {
-    let mut docs = vec![entry(
-        "pool-exhausted",
-        "pool",
-        "The pool sink fails: widget pool exhausted",
-        &["Widget pool exhausted while allocating frames for the sink writer"],
-        "Raise the widget pool size.",
-        "",
-    )];
-    docs.extend(fillers(
-        10,
-        "pool",
-        "Another pool question",
+    let idx = pool_book(
         "The nightly job on the staging cluster restarted every worker twice, checked the \
          network and the disks, and still failed the same way every night around two in the \
          morning after the backup window closed and the batch window opened.",
-    ));
-    let idx = index_of(&docs);
+    );
     let message = "The nightly job on the staging cluster restarted every worker twice, checked \
                    the network and the disks, and still failed the same way every night around \
                    two in the morning after the backup window closed and the batch window \

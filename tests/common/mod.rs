@@ -391,6 +391,23 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// axe-core's minified source, installed from npm (tests/a11y, pinned) when missing.
+pub fn axe_source() -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/a11y");
+    let file = dir.join("node_modules/axe-core/axe.min.js");
+    if !file.is_file() {
+        let status = std::process::Command::new("npm")
+            .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .status()
+            .expect(
+                "npm is needed once to install axe-core into tests/a11y (cargo xtask test does it)",
+            );
+        assert!(status.success(), "npm ci in tests/a11y failed");
+    }
+    std::fs::read_to_string(file).unwrap()
+}
+
 /// Every file under `dir` with its bytes, keyed by relative path.
 pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     walk(dir)

@@ -4,7 +4,7 @@
 //! `<target>/screenshots/`), overrides from `[kbook.strings]`, and bad keys reported at their
 //! line.
 
-use crate::common::{Chromium, chromium, kbook, kbook_command, serve, url_encode};
+use crate::common::{Chromium, axe_source, chromium, kbook, kbook_command, serve, url_encode};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -105,19 +105,7 @@ fn screenshot(c: &Chromium, name: &str) {
 }
 
 fn axe(c: &Chromium) -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/a11y");
-    let file = dir.join("node_modules/axe-core/axe.min.js");
-    if !file.is_file() {
-        let status = std::process::Command::new("npm")
-            .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .status()
-            .expect("npm is needed once to install axe-core into tests/a11y");
-        assert!(status.success(), "npm ci in tests/a11y failed");
-    }
-    c.tab
-        .evaluate(&std::fs::read_to_string(file).unwrap(), false)
-        .unwrap();
+    c.tab.evaluate(&axe_source(), false).unwrap();
     let found = c.eval(
         "axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => v.id + ': ' + v.help + ' ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')))",
     );

@@ -2,23 +2,7 @@
 //! is used, a server without the wasm content type, and screenshots.
 
 use super::*;
-
-/// axe-core's minified source, installed from npm (tests/a11y, pinned) when missing.
-fn axe_source() -> String {
-    let dir = manifest().join("tests/a11y");
-    let file = dir.join("node_modules/axe-core/axe.min.js");
-    if !file.is_file() {
-        let status = std::process::Command::new("npm")
-            .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .status()
-            .expect(
-                "npm is needed once to install axe-core into tests/a11y (cargo xtask test does it)",
-            );
-        assert!(status.success(), "npm ci in tests/a11y failed");
-    }
-    std::fs::read_to_string(file).unwrap()
-}
+use crate::common::axe_source;
 
 #[test]
 fn accessibility_axe_finds_no_serious_violations() {

@@ -11,7 +11,9 @@ mod budget;
 mod flow;
 mod versions;
 
-use crate::common::{Chromium, chromium, file_url, kbook, serve, serve_wasm_as, url_encode};
+use crate::common::{
+    Chromium, chromium, copy_dir, file_url, kbook, serve, serve_wasm_as, url_encode,
+};
 use headless_chrome::protocol::cdp::{Emulation, Input, Page};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -161,19 +163,6 @@ fn labelled() -> Vec<(String, String)> {
             )
         })
         .collect()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for item in std::fs::read_dir(from).unwrap() {
-        let item = item.unwrap();
-        let dest = to.join(item.file_name());
-        if item.file_type().unwrap().is_dir() {
-            copy_dir(&item.path(), &dest);
-        } else {
-            std::fs::copy(item.path(), dest).unwrap();
-        }
-    }
 }
 
 /// One browser at a time: the machines running this are small.

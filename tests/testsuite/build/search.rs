@@ -1,0 +1,212 @@
+//! `kbook search` on a built book: versions, `book.toml` read as the build reads it,
+//! symptoms, and output into a closed pipe.
+
+use super::*;
+
+/// `kbook search --version`: an entry that does not affect the reader's version is still
+/// listed, after the others, and marked; one that does says so and names the fix.
+#[test]
+fn search_with_a_version_lists_other_versions_last_and_marks_them() {
+    let c = case("good");
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Matches the SSL entry best, and the others a little ("kafka", "commit", "ssl").
+    let q = "javax.net.ssl.SSLHandshakeException: PKIX path building failed kafka commit";
+    let search = |extra: &[&str]| {
+        let o = kbook()
+            .arg("search")
+            .arg("--site")
+            .arg(&c.out)
+            .args(extra)
+            .arg(q)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["--json"];
+        args.extend_from_slice(extra);
+        serde_json::from_str(&search(&args)).unwrap()
+    };
+    let ids = |v: &serde_json::Value| -> Vec<String> {
+        v["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let plain = json(&[]);
+    assert_eq!(ids(&plain)[0], "kafka-ssl-handshake");
+    assert!(ids(&plain).len() >= 2, "{plain}");
+
+    let past_fix = json(&["--version", "vvr=8.0.11"]);
+    let got = ids(&past_fix);
+    assert_eq!(got.last().map(String::as_str), Some("kafka-ssl-handshake"));
+    let mut same = got.clone();
+    same.sort();
+    let mut before = ids(&plain);
+    before.sort();
+    assert_eq!(same, before, "a version must not hide or add entries");
+    let hit = past_fix["hits"].as_array().unwrap().last().unwrap();
+    assert_eq!(hit["version_match"], "fixed");
+    assert_eq!(hit["fixed_in"], "8.0.9");
+    let text = search(&["--version", "vvr=8.0.11"]);
+    let mark = "[not your version] does not affect vvr 8.0.11 (fixed in 8.0.9)";
+    assert!(text.contains(mark), "{text}");
+    let first = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with(" 1. "))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(!first(&text).contains("SSL handshake"), "{text}");
+
+    let affected = search(&["--version", "vvr=8.0.7"]);
+    assert!(first(&affected).contains("SSL handshake"), "{affected}");
+    assert!(
+        affected.contains("affects vvr 8.0.7; fixed in 8.0.9")
+            && !affected.contains("[not your version]"),
+        "{affected}"
+    );
+    let bad = kbook()
+        .args(["search", "--version", "vvr=eight", "--site"])
+        .arg(&c.out)
+        .arg(q)
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("bad --version"), "{}", stderr(&bad));
+}
+
+/// `kbook search` finds the site where `kbook build` wrote it because both read book.toml
+/// the same way: a book without book.toml is built into `book/` and searched there, and a
+/// book.toml the build rejects is rejected by search too (it used to have a reader of its
+/// own that failed without book.toml and skipped unknown keys).
+#[test]
+fn search_reads_book_toml_as_the_build_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book");
+    copy_dir(&fixture("good"), &book);
+    let toml = std::fs::read_to_string(book.join("book.toml")).unwrap();
+    std::fs::remove_file(book.join("book.toml")).unwrap();
+    let search = || {
+        kbook()
+            .args(["search", "--json", "--book"])
+            .arg(&book)
+            .arg("SSLHandshakeException")
+            .output()
+            .unwrap()
+    };
+    let o = kbook()
+        .args(["build", "--book"])
+        .arg(&book)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(book.join("book/index.html").is_file());
+    let o = search();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let hits: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(hits["hits"][0]["id"], "kafka-ssl-handshake", "{hits}");
+
+    std::fs::write(
+        book.join("book.toml"),
+        format!("{toml}\n[build]\nbuild-dir = \"book\"\nbuild-dri = \"elsewhere\"\n"),
+    )
+    .unwrap();
+    let o = search();
+    assert!(!o.status.success(), "a bad book.toml was accepted");
+    assert!(stderr(&o).contains("build-dri"), "{}", stderr(&o));
+}
+
+/// `symptoms`, the reader's words for a problem in any language, are searched and listed on
+/// the entry page; an entry without them finds nothing for those words.
+#[test]
+fn symptoms_are_searched_and_shown() {
+    let c = case("good");
+    let search = |q: &str| -> Vec<String> {
+        let o = kbook()
+            .args(["search", "--json", "--site"])
+            .arg(&c.out)
+            .arg(q)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(search("表情符号写不进去").is_empty());
+
+    let path = c.book.join("content/mysql/mysql-incorrect-string.md");
+    let text = std::fs::read_to_string(&path).unwrap().replacen(
+        "tags: [charset]",
+        "tags: [charset]\nsymptoms: [\"表情符号写不进去\", \"emoji turn into question marks\"]",
+        1,
+    );
+    std::fs::write(&path, text).unwrap();
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(search("表情符号写不进去")[0], "mysql-incorrect-string");
+    assert_eq!(search("question marks")[0], "mysql-incorrect-string");
+    let page = std::fs::read_to_string(c.out.join("mysql/mysql-incorrect-string.html")).unwrap();
+    assert!(
+        page.contains("<li>表情符号写不进去</li>")
+            && page.contains("emoji turn into question marks"),
+        "symptoms missing from the entry page"
+    );
+}
+
+/// Output piped into a reader that stops early (`kbook search … | head`) ends the command
+/// quietly and successfully; a write that fails otherwise (a full disk) is an error message,
+/// never a panic.
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    let c = case("good");
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The reader goes away before the command has written anything.
+    let into_closed_pipe = |cmd: &mut std::process::Command| {
+        let mut child = cmd
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    };
+    into_closed_pipe(
+        kbook()
+            .args(["search", "--explain", "--site"])
+            .arg(&c.out)
+            .arg("kafka SSLHandshakeException"),
+    );
+    into_closed_pipe(kbook().args(["completions", "bash"]));
+
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full");
+    if let Ok(full) = full {
+        let o = kbook()
+            .args(["search", "--site"])
+            .arg(&c.out)
+            .arg("kafka")
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert!(!o.status.success());
+        let err = stderr(&o);
+        assert!(
+            err.contains("No space left") && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+}

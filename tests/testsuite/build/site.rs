@@ -1,0 +1,234 @@
+//! A good book builds a complete site with links that resolve, the same bytes each time;
+//! the bundled book passes `--strict`; `kbook init` and `kbook new` scaffold a working book.
+
+use super::*;
+
+fn read(dir: &Path, p: &str) -> String {
+    std::fs::read_to_string(dir.join(p)).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+/// Every relative `href`/`src` in every HTML page points at a file that exists.
+fn assert_links_resolve(site: &Path) {
+    let mut broken = Vec::new();
+    for page in walk(site)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+    {
+        let html = std::fs::read_to_string(&page).unwrap();
+        // 404.html may carry `<base href>` (from site-url) so it works at any missing path.
+        let html = match html.find("<base href=\"") {
+            Some(i) => format!("{}{}", &html[..i], &html[i + 12..]),
+            None => html,
+        };
+        for attr in ["href=\"", "src=\""] {
+            for chunk in html.split(attr).skip(1) {
+                let url = chunk
+                    .split('"')
+                    .next()
+                    .unwrap_or_default()
+                    .replace("&#x2F;", "/")
+                    .replace("&amp;", "&");
+                if url.is_empty()
+                    || url.starts_with('#')
+                    || url.contains("://")
+                    || url.starts_with("mailto:")
+                {
+                    continue;
+                }
+                let path = url.split(['#', '?']).next().unwrap_or_default();
+                let target = page.parent().unwrap().join(path);
+                if !target.exists() {
+                    broken.push(format!(
+                        "{} -> {url}",
+                        page.strip_prefix(site).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn good_book_builds_a_complete_site() {
+    let c = case("good");
+    let o = build(&c.book, &c.out, &["--deny-warnings"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("built 3 entries"), "{}", stderr(&o));
+    let out = &c.out;
+    assert!(
+        !out.join("kafka/old.html").exists(),
+        "the previous site must be replaced"
+    );
+    let entry = read(out, "kafka/kafka-offset-commit.html");
+    assert!(
+        entry.contains("href=\"kafka-ssl-handshake.html#solution\""),
+        "internal link not rewritten"
+    );
+    assert!(entry.contains("href=\"../mysql/mysql-incorrect-string.html\""));
+    assert!(entry.contains("<div class=\"admonition note\""));
+    assert!(entry.contains("<table>"));
+    assert!(entry.contains("type=\"checkbox\""));
+    assert!(entry.contains("footnote-definition"));
+    assert!(entry.contains("<del>strike</del>"));
+    assert!(
+        entry.contains("https://git.example.org/kb/edit/main/content/kafka/kafka-offset-commit.md"),
+        "edit link"
+    );
+    let ssl = read(out, "kafka/kafka-ssl-handshake.html");
+    assert!(
+        ssl.contains("SSL handshake fails: &lt;unknown&gt; CA"),
+        "title must be escaped"
+    );
+    assert!(ssl.contains("javax.net.ssl.SSLHandshakeException: PKIX path building failed"));
+    // An error given as `{text, source}` (TOML here, YAML in the MySQL entry) shows its text
+    // with a link to the source; a plain string gets no link.
+    assert!(ssl.contains("<code>unable to find valid certification path to requested target</code></pre><a class=\"error-source\" href=\"https://github.com/openjdk/jdk/blob/master/src/java.base/share/classes/sun/security/provider/certpath/SunCertPathBuilder.java\""), "{ssl}");
+    assert_eq!(ssl.matches("class=\"error-source\"").count(), 1);
+    let mysql = read(out, "mysql/mysql-incorrect-string.html");
+    assert!(mysql.contains("<code>Incorrect string value</code></pre><a class=\"error-source\" href=\"https://dev.mysql.com/doc/mysql-errors/8.0/en/server-error-reference.html#error_er_truncated_wrong_value_for_field\""), "{mysql}");
+    assert!(ssl.contains("&gt;=8.0.5, &lt;8.0.9"), "versions table");
+    assert!(ssl.contains("class=\"hl-"), "highlighted code");
+    assert!(
+        ssl.contains("rel=\"prev\""),
+        "prev link within the connector"
+    );
+    let errors = read(out, "errors.html");
+    let a = errors.find("java.sql.BatchUpdateException").unwrap();
+    let b = errors.find("javax.net.ssl.SSLHandshakeException").unwrap();
+    assert!(a < b, "error index is sorted A–Z");
+    assert!(
+        errors.contains("\\xF0\\x9F\\x98\\x80"),
+        "error text shown verbatim"
+    );
+    assert!(
+        errors.contains("<code>Incorrect string value</code>")
+            && errors.contains(
+                "<code>unable to find valid certification path to requested target</code>"
+            ),
+        "errors written as a mapping are listed by their text"
+    );
+    assert!(
+        !errors.contains("dev.mysql.com"),
+        "the index lists texts, not sources"
+    );
+    let home = read(out, "index.html");
+    assert!(
+        home.find(">MySQL").unwrap() < home.find(">Message Queue for Kafka").unwrap(),
+        "configured connector order"
+    );
+    let connector = read(out, "kafka/index.html");
+    assert!(
+        connector.contains("Concept") && connector.contains("Error"),
+        "grouped by kind"
+    );
+    let sitemap = read(out, "sitemap.xml");
+    assert!(sitemap.contains("<loc>https://kb.example.org/docs/kafka/kafka-offset-commit.html</loc><lastmod>2026-03-01</lastmod>"), "{sitemap}");
+    let feed = read(out, "atom.xml");
+    assert!(
+        feed.find("SSL handshake").unwrap() < feed.find("Offsets are committed").unwrap(),
+        "feed newest first"
+    );
+    assert!(feed.contains("<updated>2026-05-02T00:00:00Z</updated>"));
+    let redirect = read(out, "old/offsets.html");
+    assert!(
+        redirect.contains("url=../kafka/kafka-offset-commit.html"),
+        "{redirect}"
+    );
+    assert!(read(out, "tags.html").contains("id=\"tag-ssl\""));
+    assert!(
+        read(out, "opensearch.xml")
+            .contains("https://kb.example.org/docs/search.html?q={searchTerms}")
+    );
+    assert!(out.join("404.html").exists() && out.join("search.html").exists());
+    assert!(
+        walk(&out.join("search"))
+            .iter()
+            .any(|p| p.to_string_lossy().ends_with(".bin")),
+        "search index written"
+    );
+    assert_links_resolve(out);
+}
+
+#[test]
+fn builds_are_deterministic() {
+    for book in [
+        fixture("good"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf(),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        for d in [&a, &b] {
+            let o = build(&book, d, &[]);
+            assert!(o.status.success(), "{}", stderr(&o));
+        }
+        let (sa, sb) = (snapshot(&a), snapshot(&b));
+        assert_eq!(sa.keys().collect::<Vec<_>>(), sb.keys().collect::<Vec<_>>());
+        for (k, v) in &sa {
+            assert!(
+                v == &sb[k],
+                "{k} differs between two builds of {}",
+                book.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn bundled_book_passes_strict_check() {
+    let o = kbook()
+        .args([
+            "check",
+            "--deny-warnings",
+            "--book",
+            env!("CARGO_MANIFEST_DIR"),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("checked 76 entries"), "{}", stderr(&o));
+}
+
+#[test]
+fn init_and_new_scaffold_a_working_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("kb");
+    let o = kbook().arg("init").arg(&book).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = build(&book, &book.join("book"), &["--deny-warnings"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        book.join("book/example/example-connection-refused.html")
+            .exists()
+    );
+    let again = kbook().arg("init").arg(&book).output().unwrap();
+    assert!(!again.status.success(), "init must not overwrite a book");
+
+    let o = kbook()
+        .args(["new", "example/timeout-on-connect", "--book"])
+        .arg(&book)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = read(&book, "content/example/timeout-on-connect.md");
+    for key in [
+        "id:",
+        "title:",
+        "connector: example",
+        "kind:",
+        "errors:",
+        "versions:",
+        "tags:",
+        "related:",
+        "updated:",
+        "aliases:",
+    ] {
+        assert!(text.contains(key), "scaffold lacks {key}:\n{text}");
+    }
+    let o = kbook()
+        .args(["new", "Bad Name/x", "--book"])
+        .arg(&book)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+}

@@ -1,4 +1,4 @@
-//! Markdown bodies: pulldown-cmark, heading ids, admonitions, syntect highlighting, link
+//! Markdown bodies: pulldown-cmark, heading ids, admonitions, tree-sitter highlighting, link
 //! rewriting and checking, and ammonia sanitizing. The first byte picks the raw-HTML policy.
 #![no_main]
 

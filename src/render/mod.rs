@@ -7,3 +7,4 @@ pub mod memo;
 pub mod pages;
 pub mod templates;
 pub mod theme;
+pub mod trace;

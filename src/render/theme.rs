@@ -1,10 +1,12 @@
 //! The default theme's static files (embedded, overridable by a book's `static/`) and the
-//! syntax-highlighting stylesheet generated from syntect themes for light and dark.
+//! syntax-highlighting stylesheet generated from the GitHub themes for light and dark.
 
-use crate::render::markdown::CLASS_STYLE;
+use crate::render::markdown::CLASS_PREFIX;
+use arborium::theme::{Style, Theme, builtin};
+use arborium_theme::{HIGHLIGHTS, tag_to_name};
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
 use std::path::Path;
-use syntect::highlighting::ThemeSet;
-use syntect::html::css_for_theme_with_class_style;
 
 /// Built-in static files: (path under `static/`, bytes).
 pub const BUILTIN_STATIC: [(&str, &[u8]); 5] = [
@@ -17,21 +19,58 @@ pub const BUILTIN_STATIC: [(&str, &[u8]); 5] = [
 
 /// `highlight.css`: the light theme, and the dark one scoped to `[data-theme="dark"]`.
 pub fn highlight_css() -> String {
-    let themes = ThemeSet::load_defaults();
     let mut css = String::from("/* Syntax highlighting (generated). */\n");
     // Code blocks sit on kbook.css's --code-bg (light #f5f7fa, dark #1c222c).
-    if let Some(light) = themes.themes.get("InspiredGitHub")
-        && let Ok(c) = css_for_theme_with_class_style(light, CLASS_STYLE)
-    {
-        css.push_str(&ensure_contrast(&c, [0xf5, 0xf7, 0xfa]));
-    }
-    if let Some(dark) = themes.themes.get("base16-ocean.dark")
-        && let Ok(c) = css_for_theme_with_class_style(dark, CLASS_STYLE)
-    {
-        css.push_str(&scope(
-            &ensure_contrast(&c, [0x1c, 0x22, 0x2c]),
-            "[data-theme=\"dark\"] ",
-        ));
+    css.push_str(&ensure_contrast(
+        &theme_css(&builtin::github_light()),
+        [0xf5, 0xf7, 0xfa],
+    ));
+    css.push_str(&scope(
+        &ensure_contrast(&theme_css(&builtin::github_dark()), [0x1c, 0x22, 0x2c]),
+        "[data-theme=\"dark\"] ",
+    ));
+    css
+}
+
+/// One flat rule per highlight class (`.hl-keyword { color: #cf222e; }`) with the theme's
+/// style for that category, or its parent category's when it has none (as the theme's own
+/// stylesheet falls back).
+fn theme_css(theme: &Theme) -> String {
+    let styled = |i: usize| theme.style(i).filter(|s| !s.is_empty());
+    let by_tag: HashMap<&str, &Style> = HIGHLIGHTS
+        .iter()
+        .enumerate()
+        .filter(|(_, def)| !def.tag.is_empty())
+        .filter_map(|(i, def)| styled(i).map(|s| (def.tag, s)))
+        .collect();
+    let mut done = HashSet::new();
+    let mut css = String::new();
+    for (i, def) in HIGHLIGHTS.iter().enumerate() {
+        let Some(name) = tag_to_name(def.tag) else {
+            continue;
+        };
+        let Some(style) = styled(i).or_else(|| by_tag.get(def.parent_tag).copied()) else {
+            continue;
+        };
+        if !done.insert(def.tag) {
+            continue;
+        }
+        let mut body = String::new();
+        if let Some(fg) = &style.fg {
+            let _ = write!(body, " color: {};", fg.to_hex());
+        }
+        for (on, declaration) in [
+            (style.modifiers.bold, " font-weight: bold;"),
+            (style.modifiers.italic, " font-style: italic;"),
+            (style.modifiers.underline, " text-decoration: underline;"),
+        ] {
+            if on {
+                body.push_str(declaration);
+            }
+        }
+        if !body.is_empty() {
+            let _ = writeln!(css, ".{CLASS_PREFIX}-{name} {{{body} }}");
+        }
     }
     css
 }
@@ -55,7 +94,7 @@ fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
 }
 
 /// Moves every text `color: #rrggbb` of `css` towards black (light background) or white (dark)
-/// until it reaches 4.5:1 on `background` (WCAG AA): syntect's bundled themes have a few
+/// until it reaches 4.5:1 on `background` (WCAG AA): the bundled themes have a few
 /// low-contrast colours (comments, class names) that accessibility checkers rightly flag.
 fn ensure_contrast(css: &str, background: [u8; 3]) -> String {
     let target: [u8; 3] = if luminance(background) > 0.5 {
@@ -97,7 +136,8 @@ fn ensure_contrast(css: &str, background: [u8; 3]) -> String {
     out
 }
 
-/// Prefixes every selector of `css` (flat rules only, as syntect writes them) with `prefix`.
+/// Prefixes every selector of `css` (flat rules only, as [`theme_css`] writes them) with
+/// `prefix`.
 fn scope(css: &str, prefix: &str) -> String {
     let mut out = String::new();
     for block in css.split_inclusive('}') {
@@ -106,6 +146,8 @@ fn scope(css: &str, prefix: &str) -> String {
                 let comment_end = selectors.rfind("*/").map_or(0, |i| i + 2);
                 let (comment, sel) = selectors.split_at(comment_end);
                 out.push_str(comment);
+                // The line break before a rule stays, so each rule keeps its own line.
+                out.push_str(&sel[..sel.len() - sel.trim_start().len()]);
                 let scoped: Vec<String> = sel
                     .split(',')
                     .map(|s| format!("{prefix}{}", s.trim()))

@@ -718,6 +718,7 @@ mod tests {
         let longer = "x = '<script>'; ".repeat(20_000);
         let hostile = [
             "<script>alert(1)</script> \"unclosed ' quote /* comment",
+            "a &lt; b && c &amp;&#39; d",
             "\0\u{feff}\r\n\r\n\t\u{200b} é 中文 🙂 \\",
             deep.as_str(),
             long.as_str(),

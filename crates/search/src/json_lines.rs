@@ -2,7 +2,9 @@
 //! "message":"…","stack_trace":"java.sql.SQLException: …\n\tat …"}`, `{"errors":["…"]}`):
 //! their text is in string values, with the line breaks of a stack trace escaped.
 
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use crate::long_log::{LONG_LOG, starts_record};
+use crate::paste::is_level;
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -10,22 +12,35 @@ use std::fmt;
 /// hold words (a space or a line break), unescaped, each on its own lines. Keys and values of
 /// one word (timestamps, levels, ids, logger and host names) are what a log prefix holds, and
 /// go. Other lines, invalid JSON and JSON without such values stay as they are.
+///
+/// In a whole log (as many lines as [`crate::long_log`] reads by its records), a record's
+/// level stays, before its first value (`ERROR Task failed.`): the level is how a long log's
+/// failure is told from the routine records around it.
 pub(crate) fn unwrap_json_lines(text: &str) -> Cow<'_, str> {
     if !text.lines().any(is_json_shaped) {
         return Cow::Borrowed(text);
     }
+    let whole_log = text.lines().filter(|l| !l.trim().is_empty()).count() >= LONG_LOG;
     let mut unwrapped = false;
     let mut lines: Vec<Cow<'_, str>> = Vec::new();
     for line in text.lines() {
-        let values = if is_json_shaped(line) {
-            text_values(line.trim())
+        let Record { mut values, level } = if is_json_shaped(line) {
+            record(line.trim())
         } else {
-            Vec::new()
+            Record::default()
         };
         if values.is_empty() {
             lines.push(Cow::Borrowed(line));
         } else {
             unwrapped = true;
+            // A message that is a log line itself (a wrapped process's output) keeps its own
+            // timestamp and level.
+            if whole_log
+                && let Some(level) = level
+                && !starts_record(&values[0])
+            {
+                values[0] = format!("{level} {}", values[0]);
+            }
             lines.extend(values.into_iter().map(Cow::Owned));
         }
     }
@@ -41,20 +56,40 @@ fn is_json_shaped(line: &str) -> bool {
     (t.starts_with('{') && t.ends_with('}')) || (t.starts_with('[') && t.ends_with(']'))
 }
 
-/// The string values of a JSON text that hold words, in the order printed (empty when it is
-/// not valid JSON). serde_json's recursion limit bounds the nesting it walks.
-fn text_values(json: &str) -> Vec<String> {
-    let mut values = Vec::new();
-    let mut de = serde_json::Deserializer::from_str(json);
-    if Strings(&mut values).deserialize(&mut de).is_err() || de.end().is_err() {
-        return Vec::new();
-    }
-    values.retain(|v| v.contains(char::is_whitespace));
-    values
+/// What a JSON text holds for the search.
+#[derive(Default)]
+struct Record {
+    /// Its string values that hold words, in the order printed (none when it is not valid
+    /// JSON).
+    values: Vec<String>,
+    /// The first level word (`ERROR`, `warn`) under a key naming a level, in capitals.
+    level: Option<String>,
 }
 
-/// Collects every string value, depth first, keys left out.
-struct Strings<'a>(&'a mut Vec<String>);
+/// Keys whose value is a record's level: ECS's `log.level`, and the names other layouts and
+/// libraries give it (`levelname` is Python's).
+const LEVEL_KEYS: [&str; 6] = [
+    "level",
+    "log.level",
+    "severity",
+    "levelname",
+    "loglevel",
+    "log_level",
+];
+
+/// The [`Record`] of a JSON text. serde_json's recursion limit bounds the nesting it walks.
+fn record(json: &str) -> Record {
+    let mut found = Record::default();
+    let mut de = serde_json::Deserializer::from_str(json);
+    if Strings(&mut found, false).deserialize(&mut de).is_err() || de.end().is_err() {
+        return Record::default();
+    }
+    found.values.retain(|v| v.contains(char::is_whitespace));
+    found
+}
+
+/// Collects every string value, depth first, and the level; `.1`: the value is a level key's.
+struct Strings<'a>(&'a mut Record, bool);
 
 impl<'de> DeserializeSeed<'de> for Strings<'_> {
     type Value = ();
@@ -72,7 +107,13 @@ impl<'de> Visitor<'de> for Strings<'_> {
     }
 
     fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        self.0.push(v.to_owned());
+        if self.1 && self.0.level.is_none() {
+            let level = v.to_ascii_uppercase();
+            if is_level(&level) {
+                self.0.level = Some(level);
+            }
+        }
+        self.0.values.push(v.to_owned());
         Ok(())
     }
 
@@ -97,13 +138,17 @@ impl<'de> Visitor<'de> for Strings<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element_seed(Strings(&mut *self.0))?.is_some() {}
+        while seq
+            .next_element_seed(Strings(&mut *self.0, false))?
+            .is_some()
+        {}
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while map.next_key::<IgnoredAny>()?.is_some() {
-            map.next_value_seed(Strings(&mut *self.0))?;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            let level_key = LEVEL_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k));
+            map.next_value_seed(Strings(&mut *self.0, level_key))?;
         }
         Ok(())
     }
@@ -128,6 +173,42 @@ mod tests {
         assert_eq!(
             unwrap_json_lines(r#"{"errors":["Internal server error.","Job failed"]}"#),
             "Internal server error.\nJob failed"
+        );
+    }
+
+    /// In a whole log the level stays before each record's text, so the log is read by its
+    /// failure; an excerpt of a few records reads as before; a record whose message is a log
+    /// line itself keeps that line's own level.
+    #[test]
+    fn a_whole_json_log_keeps_each_records_level() {
+        let routine = |i: usize| {
+            format!(
+                r#"{{"@timestamp":"2024-05-01T10:00:{:02}.000Z","log.level":"INFO","message":"Completed checkpoint {i} for job 3f2a."}}"#,
+                i % 60
+            )
+        };
+        let failure = r#"{"log":{"level":"error"},"message":"Sink: jdbc (1/2) switched from RUNNING to FAILED.","error":{"stack_trace":"java.sql.SQLException: No suitable driver\n\tat a.b.C.m(C.java:1)"}}"#;
+        let wrapped = r#"{"level":"info","msg":"2024-05-01 10:00:00,000 WARN org.apache.kafka.clients.NetworkClient - Connection to node 1 could not be established."}"#;
+        let mut lines: Vec<String> = (0..45).map(routine).collect();
+        lines.insert(40, failure.to_string());
+        lines.insert(41, wrapped.to_string());
+        let text = lines.join("\n");
+        let unwrapped = unwrap_json_lines(&text);
+        let out: Vec<&str> = unwrapped.lines().collect();
+        assert_eq!(out[0], "INFO Completed checkpoint 0 for job 3f2a.");
+        assert_eq!(
+            &out[40..44],
+            [
+                "ERROR Sink: jdbc (1/2) switched from RUNNING to FAILED.",
+                "java.sql.SQLException: No suitable driver",
+                "\tat a.b.C.m(C.java:1)",
+                "2024-05-01 10:00:00,000 WARN org.apache.kafka.clients.NetworkClient - Connection to node 1 could not be established.",
+            ]
+        );
+        // A few records: their text only, as before.
+        assert_eq!(
+            unwrap_json_lines(&lines[38..42].join("\n")).lines().next(),
+            Some("Completed checkpoint 38 for job 3f2a.")
         );
     }
 

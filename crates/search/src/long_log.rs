@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 /// A paste of at least this many lines is a log, not an excerpt: the excerpts people paste
 /// (every labelled real-world text) have at most 18.
-const LONG_LOG: usize = 40;
+pub(crate) const LONG_LOG: usize = 40;
 
 /// Records of the worst rank with more than this many others between them are apart: of
 /// two such bursts only the last is read. (A log that goes on long after its failure and

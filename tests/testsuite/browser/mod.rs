@@ -1,0 +1,311 @@
+//! Browser tests: the bundled book, built by the real `kbook` binary, in Debian's headless
+//! Chromium driven over CDP, served from a loopback server started here and opened from
+//! disk (`file://`). Also checks that the WebAssembly module ranks exactly like the native
+//! search (the parity test).
+//!
+//! Chromium is required, not optional: without it these tests fail and say how to install it.
+
+mod parity;
+
+use crate::common::{Chromium, build_site, chromium, serve, url_encode, walk};
+use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+/// The synthetic book generator of `cargo xtask gen-book`.
+#[allow(dead_code)]
+#[path = "../../../xtask/src/synth.rs"]
+mod synth;
+
+/// The built book and where it is served.
+struct Site {
+    dir: PathBuf,
+    http: String,
+    /// Labelled queries of the bundled book that native search answers right (top 1).
+    answered: Vec<Labelled>,
+}
+
+#[derive(Clone, Debug)]
+struct Labelled {
+    q: String,
+    expect: String,
+}
+
+/// Builds the bundled book once per test binary and serves it on 127.0.0.1.
+fn site() -> &'static Site {
+    static SITE: OnceLock<Site> = OnceLock::new();
+    SITE.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-book");
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        let out = build_site(Path::new(env!("CARGO_MANIFEST_DIR")), &dir, &[]);
+        assert!(
+            out.status.success(),
+            "kbook build failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let http = serve(dir.clone());
+        let answered = labelled_queries()
+            .into_iter()
+            .filter(|l| native_ids(&dir, &l.q, 1).first() == Some(&l.expect))
+            .collect();
+        Site {
+            dir,
+            http,
+            answered,
+        }
+    })
+}
+
+/// The lines of a query file under tests/ (`{"q", "expect", ...}` per line).
+fn query_file(name: &str) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests")
+            .join(name),
+    )
+    .unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn labelled_queries() -> Vec<Labelled> {
+    query_file("queries.jsonl")
+        .into_iter()
+        .map(|v| Labelled {
+            q: v["q"].as_str().unwrap().to_string(),
+            expect: v["expect"][0].as_str().unwrap().to_string(),
+        })
+        .collect()
+}
+
+fn index_bytes(dir: &Path) -> Vec<u8> {
+    let search = dir.join("search");
+    let file = std::fs::read_dir(&search)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .and_then(OsStr::to_str)
+                .is_some_and(|n| n.starts_with("index.") && n.ends_with(".bin"))
+        })
+        .unwrap_or_else(|| panic!("no search/index.*.bin in {}", search.display()));
+    std::fs::read(file).unwrap()
+}
+
+fn native_index(dir: &Path) -> &'static kbook_search::BookIndex {
+    static INDEX: OnceLock<kbook_search::BookIndex> = OnceLock::new();
+    INDEX.get_or_init(|| kbook_search::BookIndex::open(index_bytes(dir)).unwrap())
+}
+
+fn native_ids(dir: &Path, q: &str, limit: usize) -> Vec<String> {
+    let opts = kbook_search::SearchOptions {
+        limit,
+        ..Default::default()
+    };
+    native_index(dir)
+        .search(q, &opts)
+        .unwrap()
+        .hits
+        .into_iter()
+        .map(|h| h.id)
+        .collect()
+}
+
+fn pick(site: &Site) -> &Labelled {
+    // A short, pasted-error style query reads best in the box; any answered one will do.
+    site.answered
+        .iter()
+        .filter(|l| l.q.len() < 80)
+        .min_by_key(|l| l.q.len().abs_diff(40))
+        .unwrap_or_else(|| panic!("native search answers none of tests/queries.jsonl right"))
+}
+
+/// The search box flow on one page: focus, type, see the right entry first, open it.
+fn type_and_open(c: &Chromium, page_url: &str, query: &Labelled) {
+    c.open(page_url);
+    c.tab
+        .wait_for_element("form.kbook-search input[type=search]")
+        .unwrap()
+        .click()
+        .unwrap();
+    c.tab.type_str(&query.q).unwrap();
+    let first = c.wait_for(&format!(
+        "(() => {{ const a = document.querySelector('.kbook-search-results .kbook-hit'); \
+         return a && document.querySelector('.kbook-search input').value === {q} ? a.dataset.id : null; }})()",
+        q = serde_json::to_string(&query.q).unwrap()
+    ));
+    assert_eq!(
+        first,
+        query.expect.as_str(),
+        "first result for {:?}",
+        query.q
+    );
+    // The hit shows a title, badges and no raw markup.
+    let shown = c.eval(
+        "(() => { const a = document.querySelector('.kbook-search-results .kbook-hit'); \
+         return { title: a.querySelector('.kbook-hit-title').textContent, badges: a.querySelectorAll('.badge').length, \
+         visible: !document.querySelector('.kbook-search-results').hidden }; })()",
+    );
+    assert!(
+        shown["title"].as_str().is_some_and(|t| !t.is_empty()),
+        "{shown}"
+    );
+    assert_eq!(shown["badges"], 2);
+    assert_eq!(shown["visible"], true);
+
+    // For people reviewing the UI: the dropdown as rendered (target/tmp/search-box-*.png).
+    let shot = c
+        .tab
+        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+        .unwrap();
+    let scheme = if page_url.starts_with("file:") {
+        "file"
+    } else {
+        "http"
+    };
+    std::fs::write(
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("search-box-{scheme}.png")),
+        shot,
+    )
+    .unwrap();
+
+    let expected_href = c.eval("document.querySelector('.kbook-search-results .kbook-hit').href");
+    c.tab.press_key("ArrowDown").unwrap();
+    c.tab.press_key("Enter").unwrap();
+    c.wait_for(&format!(
+        "location.href === {expected_href} && document.readyState === 'complete'"
+    ));
+    let path = c.eval("location.pathname");
+    assert!(
+        path.as_str()
+            .is_some_and(|p| p.ends_with(".html") && p.contains(&query.expect)),
+        "opened {path}"
+    );
+
+    // The page API answers too, with URLs relative to the current page.
+    let hits = c.eval(&format!(
+        "window.kbook.search({}, {{limit: 5}})",
+        serde_json::to_string(&query.q).unwrap()
+    ));
+    let hits = hits.as_array().unwrap();
+    assert_eq!(
+        hits.first().and_then(|h| h["id"].as_str()),
+        Some(query.expect.as_str())
+    );
+    for h in hits {
+        for key in [
+            "id",
+            "url",
+            "title",
+            "connector",
+            "kind",
+            "score",
+            "snippet",
+        ] {
+            assert!(h.get(key).is_some(), "hit without {key}: {h}");
+        }
+    }
+}
+
+#[test]
+fn search_box_over_http_finds_and_opens_the_entry() {
+    let site = site();
+    let query = pick(site);
+    let c = chromium();
+    // Start on an entry page in a connector folder, so relative URLs are exercised.
+    let entry_page = c_entry_page(site);
+    type_and_open(&c, &format!("{}{entry_page}", site.http), query);
+    // "/" focuses the box; Escape closes the dropdown.
+    c.open(&format!("{}index.html", site.http));
+    c.tab.press_key("/").unwrap();
+    assert_eq!(
+        c.eval("document.activeElement && document.activeElement.id"),
+        "kbook-q"
+    );
+    c.tab.type_str(&query.q).unwrap();
+    c.wait_for("document.querySelector('.kbook-search-results .kbook-hit')");
+    c.tab.press_key("Escape").unwrap();
+    assert_eq!(
+        c.eval("document.querySelector('.kbook-search-results').hidden"),
+        true
+    );
+    c.assert_no_errors("browser");
+}
+
+/// Some entry page below the site root (`<connector>/<id>.html`).
+fn c_entry_page(site: &Site) -> String {
+    let first = native_index(&site.dir)
+        .search(
+            &site.answered[0].q,
+            &kbook_search::SearchOptions {
+                limit: 1,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    first.hits[0].url.clone()
+}
+
+#[test]
+fn search_box_from_file_url_finds_and_opens_the_entry() {
+    let site = site();
+    let query = pick(site);
+    let c = chromium();
+    let index = site.dir.join("index.html");
+    type_and_open(&c, &format!("file://{}", index.display()), query);
+    c.assert_no_errors("browser");
+}
+
+#[test]
+fn search_page_deep_link_facets_and_no_confident_match() {
+    let site = site();
+    let query = pick(site);
+    let c = chromium();
+    let q = url_encode(&query.q);
+    c.open(&format!("{}search.html?q={q}", site.http));
+    let first = c.wait_for("(() => { const li = document.querySelector('#kbook-search-page-results .kbook-result'); return li && li.dataset.id; })()");
+    assert_eq!(first, query.expect.as_str());
+    assert_eq!(
+        c.eval("document.getElementById('kbook-paste').value"),
+        query.q.as_str()
+    );
+
+    // A connector chip filters the list to that connector.
+    let connector =
+        c.eval("document.querySelector('.kbook-chip[data-facet=connector]').dataset.value");
+    c.tab
+        .find_element(".kbook-chip[data-facet=connector]")
+        .unwrap()
+        .click()
+        .unwrap();
+    c.wait_for("document.querySelector('.kbook-chip[data-facet=connector][aria-pressed=true]')");
+    let connectors = c.wait_for(
+        "(() => { const b = [...document.querySelectorAll('#kbook-search-page-results .badge.connector')].map(b => b.textContent); \
+         return b.length ? b : null; })()",
+    );
+    assert!(
+        connectors
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| *c == connector),
+        "{connectors} vs {connector}"
+    );
+    assert!(
+        c.eval("location.search")
+            .as_str()
+            .unwrap()
+            .contains("connector=")
+    );
+
+    // A whole pasted trace in the textarea; then gibberish gives the "no match" states.
+    c.open(&format!("{}search.html?q=qqqzzzvvvxxjj", site.http));
+    c.wait_for("document.querySelector('.kbook-no-match, .kbook-no-confident')");
+    c.assert_no_errors("browser");
+}

@@ -8,7 +8,7 @@
 //! page becomes a section (`#<entry id>` for entries, `#kb-home`, `#kb-search`, …) shown
 //! with the CSS `:target` selector, and links and ids are rewritten to stay inside the file.
 
-use crate::html::escape;
+use crate::html::{escape, unescape};
 use crate::output::{OutputFile, write_file_atomically};
 use crate::urls;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -169,15 +169,6 @@ fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     let i = tag.find(&key)? + key.len();
     let j = tag[i..].find('"')?;
     Some(&tag[i..i + j])
-}
-
-fn unescape(s: &str) -> String {
-    s.replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&")
 }
 
 /// Rewrites double-quoted attributes of every start tag in `html`. `f(attribute, value)` gets

@@ -3,6 +3,17 @@
 
 use scraper::{ElementRef, Html, Node};
 
+/// The text [`escape`] (and other writers of attribute values) escaped: the five entities it
+/// writes, `&#x27;` too; `&amp;` last, so `&amp;lt;` stays `&lt;`.
+pub fn unescape(s: &str) -> String {
+    s.replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
 /// Minimal HTML escaping for text and attribute values. Copies the runs between special
 /// characters whole: Tera calls this for every value a template prints.
 pub fn escape(s: &str) -> String {

@@ -42,6 +42,7 @@
     no_match_filtered_hint: "Clear a chip to widen the search.",
     no_confident: "No confident match.",
     no_confident_more: "The nearest entries are listed below.",
+    best_match: "Best match",
     results: "Results",
     nearest: "Nearest entries",
     status_none: "No results",
@@ -462,8 +463,10 @@
   }
 
   // The body of one hit (used by the dropdown and the results page).
-  function hitContent(hit, container, titleTag) {
+  // `best`: the search is confident in this hit (the first of a confident search).
+  function hitContent(hit, container, titleTag, best) {
     var head = el("div", "kbook-hit-head");
+    if (best) head.appendChild(el("span", "kbook-best-match", t("best_match")));
     head.appendChild(el(titleTag, "kbook-hit-title", hit.title));
     head.appendChild(badges(hit));
     var mark = versionMark(hit);
@@ -786,7 +789,7 @@
       a.setAttribute("aria-selected", "false");
       a.tabIndex = -1;
       a.setAttribute("data-id", hit.id);
-      hitContent(hit, a, "span");
+      hitContent(hit, a, "span", res.confident && i === 0);
       li.appendChild(a);
       list.appendChild(li);
       self.items.push(a);
@@ -1132,13 +1135,13 @@
     }
     var list = el("ol", "kbook-results" + (res.confident ? "" : " kbook-results-weak"));
     list.setAttribute("aria-label", res.confident ? t("results") : t("nearest"));
-    hits.forEach(function (hit) {
+    hits.forEach(function (hit, i) {
       var li = el("li", "kbook-result" + (appliesToReader(hit) ? "" : " kbook-result-other"));
       li.setAttribute("data-id", hit.id);
       var a = el("a", "kbook-hit");
       a.href = hitHref(hit);
       self.links.push(a);
-      hitContent(hit, a, "span");
+      hitContent(hit, a, "span", res.confident && i === 0);
       li.appendChild(a);
       list.appendChild(li);
     });

@@ -121,7 +121,9 @@ fn print_results(
     if r.hits.is_empty() {
         return outln!("No entries match.");
     }
-    if !r.confident {
+    if r.confident {
+        outln!("Best match first:")?;
+    } else {
         outln!("No confident match; closest entries:")?;
     }
     for (i, h) in r.hits.iter().enumerate() {

@@ -262,6 +262,47 @@ fn search_box_from_file_url_finds_and_opens_the_entry() {
     c.assert_no_errors("browser");
 }
 
+/// A confident search marks its first hit "Best match", and only that one; a search that is
+/// not confident marks none (confidence as the native search decides it).
+#[test]
+fn a_confident_search_marks_its_first_hit() {
+    let site = site();
+    let confident = |q: &str| {
+        native_index(&site.dir)
+            .search(q, &kbook_search::SearchOptions::default())
+            .unwrap()
+            .confident
+    };
+    let sure = site.answered.iter().find(|l| confident(&l.q));
+    let unsure = site.answered.iter().find(|l| !confident(&l.q));
+    let (Some(sure), Some(unsure)) = (sure, unsure) else {
+        panic!("tests/queries.jsonl needs confident and not confident queries answered right");
+    };
+    let c = chromium();
+    for (query, marked) in [(sure, true), (unsure, false)] {
+        c.open(&format!(
+            "{}search.html?q={}",
+            site.http,
+            url_encode(&query.q)
+        ));
+        let marks = c.wait_for(
+            "(() => { const li = [...document.querySelectorAll('#kbook-search-page-results .kbook-result')]; \
+             return li.length ? li.map(l => l.querySelectorAll('.kbook-best-match').length) : null; })()",
+        );
+        let marks: Vec<u64> = marks
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_u64().unwrap())
+            .collect();
+        assert_eq!(marks[0], u64::from(marked), "{}: {marks:?}", query.q);
+        assert!(marks[1..].iter().all(|&m| m == 0), "{}: {marks:?}", query.q);
+        let warned = c.eval("document.querySelector('.kbook-no-confident') !== null");
+        assert_eq!(warned, serde_json::Value::Bool(!marked), "{}", query.q);
+    }
+    c.assert_no_errors("browser");
+}
+
 #[test]
 fn search_page_deep_link_facets_and_no_confident_match() {
     let site = site();

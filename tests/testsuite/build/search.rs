@@ -70,6 +70,24 @@ fn search_with_a_version_lists_other_versions_last_and_marks_them() {
             && !affected.contains("[not your version]"),
         "{affected}"
     );
+    // The first line says whether the search is confident in its first hit; a version that
+    // moves that hit down leaves the search not confident.
+    for extra in [
+        &[][..],
+        &["--version", "vvr=8.0.11"],
+        &["--version", "vvr=8.0.7"],
+    ] {
+        let text = search(extra);
+        let header = text.lines().next().unwrap_or("");
+        let confident = json(extra)["confident"].as_bool().unwrap();
+        let expected = if confident {
+            "Best match first:"
+        } else {
+            "No confident match; closest entries:"
+        };
+        assert_eq!(header, expected, "{extra:?}\n{text}");
+    }
+    assert_eq!(past_fix["confident"], false, "{past_fix}");
     let bad = kbook()
         .args(["search", "--version", "vvr=eight", "--site"])
         .arg(&c.out)

@@ -446,7 +446,11 @@ impl BookIndex {
         }
         // Entries that do not affect the reader's version stay listed, below the rest, in
         // the same order within both groups (the sort is stable).
+        let best = out.first().map(|h| h.id.clone());
         out.sort_by_key(|h| h.version_match.is_some_and(|m| !m.applies()));
+        // Confidence speaks of the first hit: when the reader's version moved the best match
+        // down, the entry now first is not the one it was decided on.
+        let confident = confident && out.first().map(|h| &h.id) == best.as_ref();
         Ok(SearchResults {
             hits: out,
             confident,

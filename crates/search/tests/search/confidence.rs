@@ -225,3 +225,43 @@ fn one_line_in_the_entrys_own_words_is_confident() {
         .1
     );
 }
+
+/// Confidence speaks of the first hit shown: when the reader's version moves the confident
+/// match below an entry that applies, the search is no longer confident; with a version the
+/// match applies to, or none, it is.
+#[test]
+fn a_version_that_moves_the_match_down_drops_confidence() {
+    let mut docs = vec![entry(
+        "pool-exhausted",
+        "pool",
+        "The pool sink fails: widget pool exhausted",
+        &[POOL_ERROR],
+        "Raise the widget pool size.",
+        "",
+    )];
+    docs[0].versions = vec![VersionSpec {
+        product: "vvr".into(),
+        affected: Some(VersionRange::parse("<8.0.9").unwrap()),
+        fixed: Some(Version::parse("8.0.9").unwrap()),
+    }];
+    docs.extend(fillers(
+        10,
+        "pool",
+        "Another pool question",
+        "The widget pool sink.",
+    ));
+    let idx = index_of(&docs);
+    let search = |version: Option<&str>| {
+        let opts = SearchOptions {
+            version: version.map(|v| ("vvr".to_string(), Version::parse(v).unwrap())),
+            ..Default::default()
+        };
+        let r = idx.search(POOL_ERROR, &opts).unwrap();
+        (r.hits[0].id.clone(), r.confident)
+    };
+    assert_eq!(search(None), ("pool-exhausted".to_string(), true));
+    assert_eq!(search(Some("8.0.7")), ("pool-exhausted".to_string(), true));
+    let (first, confident) = search(Some("8.0.11"));
+    assert_ne!(first, "pool-exhausted");
+    assert!(!confident);
+}

@@ -1,0 +1,88 @@
+//! What `kbook import` refuses, and an imported FAQ searched in Chromium.
+
+use super::*;
+
+#[test]
+fn import_refuses_an_existing_book_and_a_wrong_source() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("book.toml"), "[book]\ntitle = \"x\"\n").unwrap();
+    let out = kbook_command()
+        .args(["import", "--from", "hugo", "--into"])
+        .arg(dir.path())
+        .arg(fixture("import/hugo"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("already has a book.toml") && err.contains("--into"),
+        "{err}"
+    );
+    assert!(!dir.path().join("content").exists());
+
+    let out = kbook_command()
+        .args(["import", "--from", "mkdocs", "--into"])
+        .arg(dir.path().join("new"))
+        .arg(fixture("import/hugo"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("mkdocs.yml"), "{err}");
+}
+
+#[test]
+fn imported_faq_is_searched_in_chromium_over_http_and_file() {
+    let (dir, r) = import("mdbook", "mdbook");
+    let book = dir.path().join("book");
+    let dest = dir.path().join("site");
+    run_ok(
+        kbook_command()
+            .args(["build", "--book"])
+            .arg(&book)
+            .arg("--dest")
+            .arg(&dest),
+    );
+    let expect = "why-does-the-sink-report-duplicate-entry-errors";
+    assert!(ids(&r).iter().any(|i| i == expect));
+    let q = url_encode("java.sql.BatchUpdateException: Duplicate entry '77' for key 'PRIMARY'");
+    let c = chromium();
+    for base in [serve(dest.clone()), format!("{}/", file_url(&dest))] {
+        c.open(&format!("{base}search.html?q={q}"));
+        let first = c.wait_for("(() => { const li = document.querySelector('#kbook-search-page-results .kbook-result'); return li && li.dataset.id; })()");
+        assert_eq!(first, expect, "{base}");
+        // The result opens the question's page, with the answer's text.
+        let href =
+            c.eval("document.querySelector('#kbook-search-page-results .kbook-result a').href");
+        c.open(href.as_str().unwrap());
+        let text = c
+            .wait_for("document.querySelector('main') && document.querySelector('main').innerText");
+        assert!(
+            text.as_str().unwrap().contains("Declare the same key"),
+            "{text}"
+        );
+        // The old FAQ page's address and its question anchors lead to the entries.
+        for (old, expect) in [
+            (
+                "faq.html#q2-where-are-the-taskmanager-logs",
+                "where-are-the-taskmanager-logs",
+            ),
+            (
+                "faq.html",
+                "why-does-the-sink-report-duplicate-entry-errors",
+            ),
+        ] {
+            c.open(&format!("{base}{old}"));
+            let at = c.wait_for(&format!(
+                "location.pathname.endsWith('/{expect}.html') && location.pathname"
+            ));
+            assert!(
+                at.as_str()
+                    .unwrap()
+                    .ends_with(&format!("general/{expect}.html")),
+                "{old}: {at}"
+            );
+        }
+        c.assert_no_errors(&base);
+    }
+}

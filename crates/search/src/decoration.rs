@@ -32,11 +32,23 @@ pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
     let text = then(text, strip_container_log_prefixes);
     let text = then(text, join_hard_wraps);
     let text = then(text, unwrap_json_lines);
-    let text = then(text, unescape_string_lines);
+    // An escaped string's lines are read like pasted ones once they are lines: a prefix on
+    // each, or a terminal's cut, is inside the string.
+    let text = match unescape_string_lines(&text) {
+        Cow::Owned(lines) => Cow::Owned(reread_lines(&lines).into_owned()),
+        Cow::Borrowed(_) => text,
+    };
     // Colours written as `\u001b` in a JSON or escaped value are real escapes only now.
     let text = then(text, strip_terminal_codes);
     let text = then(text, restore_line_breaks);
     then(text, focus_long_log)
+}
+
+/// The passes over printed lines, for the lines an escaped string held.
+fn reread_lines(text: &str) -> Cow<'_, str> {
+    let text = then(Cow::Borrowed(text), strip_decorations);
+    let text = then(text, strip_container_log_prefixes);
+    then(text, join_hard_wraps)
 }
 
 /// `text` after `pass`, still borrowed when no pass changed it.
@@ -472,6 +484,30 @@ mod tests {
         ] {
             assert_eq!(strip_container_log_prefixes(text), text);
         }
+    }
+
+    /// The lines an escaped string holds are read like pasted lines: a reply's quote marker
+    /// before each is dropped, and a word a terminal cut at its width is joined.
+    #[test]
+    fn an_escaped_strings_lines_are_read_like_pasted_ones() {
+        let quoted = r"> java.sql.SQLException: No suitable driver\n> \tat java.sql.DriverManager.getConnection(DriverManager.java:689)";
+        let printed = as_printed(quoted);
+        assert!(!printed.contains('>'), "{printed}");
+        assert!(
+            printed.contains("\n\tat java.sql.DriverManager"),
+            "{printed}"
+        );
+        let line = |n: usize| {
+            format!(
+                "Caused by: java.lang.IllegalStateException: the writer of partition {n} was \
+                 closed before the last batch of records was flushed to the sink"
+            )
+        };
+        let (a, b) = (line(1), line(2));
+        let cut = |l: &str| format!(r"{}\n{}", &l[..80], &l[80..]);
+        let escaped = format!(r"{}\n{}", cut(&a), cut(&b));
+        let printed = as_printed(&escaped);
+        assert!(printed.contains(&a) && printed.contains(&b), "{printed}");
     }
 
     #[test]

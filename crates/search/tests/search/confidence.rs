@@ -8,7 +8,7 @@ const POOL_ERROR: &str = "Widget pool exhausted while allocating frames for the 
 
 /// One entry documenting [`POOL_ERROR`] beside ten of the same connector whose body is
 /// `filler`.
-fn pool_book(filler: &str) -> BookIndex {
+fn pool_docs(filler: &str) -> Vec<EntryDoc> {
     let mut docs = vec![entry(
         "pool-exhausted",
         "pool",
@@ -18,7 +18,11 @@ fn pool_book(filler: &str) -> BookIndex {
         "",
     )];
     docs.extend(fillers(10, "pool", "Another pool question", filler));
-    index_of(&docs)
+    docs
+}
+
+fn pool_book(filler: &str) -> BookIndex {
+    index_of(&pool_docs(filler))
 }
 
 /// The error pasted alone is a confident answer; the same error quoted in a long question
@@ -231,25 +235,12 @@ fn one_line_in_the_entrys_own_words_is_confident() {
 /// match applies to, or none, it is.
 #[test]
 fn a_version_that_moves_the_match_down_drops_confidence() {
-    let mut docs = vec![entry(
-        "pool-exhausted",
-        "pool",
-        "The pool sink fails: widget pool exhausted",
-        &[POOL_ERROR],
-        "Raise the widget pool size.",
-        "",
-    )];
+    let mut docs = pool_docs("The widget pool sink.");
     docs[0].versions = vec![VersionSpec {
         product: "vvr".into(),
         affected: Some(VersionRange::parse("<8.0.9").unwrap()),
         fixed: Some(Version::parse("8.0.9").unwrap()),
     }];
-    docs.extend(fillers(
-        10,
-        "pool",
-        "Another pool question",
-        "The widget pool sink.",
-    ));
     let idx = index_of(&docs);
     let search = |version: Option<&str>| {
         let opts = SearchOptions {

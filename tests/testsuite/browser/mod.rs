@@ -104,11 +104,16 @@ fn native_index(dir: &Path) -> &'static kbook_search::BookIndex {
 }
 
 fn native_ids(dir: &Path, q: &str, limit: usize) -> Vec<String> {
+    ids_of(native_index(dir), q, limit)
+}
+
+/// The ids `index` ranks first for `q`, up to `limit`.
+fn ids_of(index: &kbook_search::BookIndex, q: &str, limit: usize) -> Vec<String> {
     let opts = kbook_search::SearchOptions {
         limit,
         ..Default::default()
     };
-    native_index(dir)
+    index
         .search(q, &opts)
         .unwrap()
         .hits

@@ -203,19 +203,7 @@ fn generated_book_loads_index_blocks_on_demand_and_ranks_like_native() {
         })
         .map(|d| std::fs::read_dir(d).unwrap().count())
         .unwrap();
-    let native = |q: &str| -> Vec<String> {
-        let opts = kbook_search::SearchOptions {
-            limit: 10,
-            ..Default::default()
-        };
-        site.index
-            .search(q, &opts)
-            .unwrap()
-            .hits
-            .into_iter()
-            .map(|h| h.id)
-            .collect()
-    };
+    let native = |q: &str| ids_of(&site.index, q, 10);
 
     // Over http: the head first, then only the blocks each search needs.
     let c = chromium();

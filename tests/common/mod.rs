@@ -408,6 +408,33 @@ pub fn axe_source() -> String {
     std::fs::read_to_string(file).unwrap()
 }
 
+/// A previous site in `out`, which a failed build must leave as it is (see
+/// [`assert_previous_site_intact`]).
+pub fn write_previous_site(out: &Path) {
+    std::fs::create_dir_all(out.join("kafka")).unwrap();
+    std::fs::write(out.join("index.html"), "previous site").unwrap();
+    std::fs::write(out.join("kafka/old.html"), "previous entry").unwrap();
+}
+
+/// `out` still holds exactly the site [`write_previous_site`] wrote, and no temporary
+/// directory of a build is left beside it.
+pub fn assert_previous_site_intact(out: &Path) {
+    let snap = snapshot(out);
+    assert_eq!(snap.len(), 2, "previous output changed: {:?}", snap.keys());
+    assert_eq!(snap["index.html"], b"previous site");
+    assert_eq!(snap["kafka/old.html"], b"previous entry");
+    let parent = out.parent().unwrap();
+    let leftovers: Vec<_> = std::fs::read_dir(parent)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().contains("kbook-"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "temporary directories left: {leftovers:?}"
+    );
+}
+
 /// Every file under `dir` with its bytes, keyed by relative path.
 pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     walk(dir)

@@ -242,7 +242,7 @@ fn unreadable_file_and_folder() {
         "{err}"
     );
     assert!(err.contains("nothing was written"), "{err}");
-    assert_previous_site_intact(&c);
+    assert_previous_site_intact(&c.out);
 }
 
 #[test]

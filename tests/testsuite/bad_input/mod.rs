@@ -12,7 +12,10 @@ mod front_matter;
 mod limits;
 mod templates;
 
-use crate::common::{build_site, copy_dir, fixture, kbook_command, snapshot, walk};
+use crate::common::{
+    assert_previous_site_intact, build_site, copy_dir, fixture, kbook_command, walk,
+    write_previous_site,
+};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -38,9 +41,7 @@ impl Case {
             copy_dir(&fixture(name), &book);
         }
         let out = dir.path().join("out");
-        std::fs::create_dir_all(out.join("kafka")).unwrap();
-        std::fs::write(out.join("index.html"), "previous site").unwrap();
-        std::fs::write(out.join("kafka/old.html"), "previous entry").unwrap();
+        write_previous_site(&out);
         Case { dir, book, out }
     }
 
@@ -107,24 +108,8 @@ fn fails(c: &Case, expected: &[&str], positioned: bool) -> String {
         );
     }
     assert!(err.contains("nothing was written"), "{err}");
-    assert_previous_site_intact(c);
+    assert_previous_site_intact(&c.out);
     err
-}
-
-fn assert_previous_site_intact(c: &Case) {
-    let snap = snapshot(&c.out);
-    assert_eq!(snap.len(), 2, "previous output changed: {:?}", snap.keys());
-    assert_eq!(snap["index.html"], b"previous site");
-    assert_eq!(snap["kafka/old.html"], b"previous entry");
-    let leftovers: Vec<_> = std::fs::read_dir(c.dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .filter(|n| n.to_string_lossy().contains("kbook-"))
-        .collect();
-    assert!(
-        leftovers.is_empty(),
-        "temporary directories left: {leftovers:?}"
-    );
 }
 
 /// The build succeeds and writes the site.

@@ -5,7 +5,8 @@ mod search;
 mod site;
 
 use crate::common::{
-    build_site as build, copy_dir, fixture, kbook_command as kbook, snapshot, walk,
+    assert_previous_site_intact, build_site as build, copy_dir, fixture, kbook_command as kbook,
+    snapshot, walk, write_previous_site,
 };
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -27,9 +28,7 @@ fn case(name: &str) -> Case {
     let book = dir.path().join("book");
     copy_dir(&fixture(name), &book);
     let out = dir.path().join("out");
-    std::fs::create_dir_all(out.join("kafka")).unwrap();
-    std::fs::write(out.join("index.html"), "previous site").unwrap();
-    std::fs::write(out.join("kafka/old.html"), "previous entry").unwrap();
+    write_previous_site(&out);
     Case {
         _dir: dir,
         book,
@@ -45,18 +44,5 @@ fn assert_fails_with(c: &Case, expected: &[&str]) {
         assert!(err.contains(e), "missing `{e}` in:\n{err}");
     }
     assert!(err.contains("nothing was written"), "{err}");
-    let snap = snapshot(&c.out);
-    assert_eq!(snap.len(), 2, "previous output changed: {:?}", snap.keys());
-    assert_eq!(snap["index.html"], b"previous site");
-    assert_eq!(snap["kafka/old.html"], b"previous entry");
-    let parent = c.out.parent().unwrap();
-    let leftovers: Vec<_> = std::fs::read_dir(parent)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .filter(|n| n.to_string_lossy().contains("kbook-"))
-        .collect();
-    assert!(
-        leftovers.is_empty(),
-        "temporary directories left: {leftovers:?}"
-    );
+    assert_previous_site_intact(&c.out);
 }

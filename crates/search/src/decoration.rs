@@ -162,7 +162,7 @@ fn after_quote_markers(line: &str) -> &str {
 
 /// The service name before a line of Docker Compose (`kafka-manager_1  | …`: the name, spaces,
 /// a bar) and the rest of the line.
-fn after_service(line: &str) -> Option<(&str, &str)> {
+pub(crate) fn after_service(line: &str) -> Option<(&str, &str)> {
     let (name, rest) = line.split_once(' ')?;
     let valid = name
         .chars()
@@ -185,11 +185,14 @@ fn compose_service<'a>(lines: &[&'a str]) -> Option<&'a str> {
         .map(|l| after_service(l).map(|(name, _)| name))
         .collect::<Option<Vec<_>>>()?;
     let first = *written.first()?;
-    let replica = |n: &str| {
-        n.rsplit_once(['_', '-'])
-            .is_some_and(|(_, d)| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-    };
-    (written.iter().all(|n| *n == first) && (written.len() >= 2 || replica(first))).then_some(first)
+    (written.iter().all(|n| *n == first) && (written.len() >= 2 || ends_with_replica(first)))
+        .then_some(first)
+}
+
+/// Whether a service name ends with Compose's replica number (`_1`, `-1`).
+pub(crate) fn ends_with_replica(name: &str) -> bool {
+    name.rsplit_once(['_', '-'])
+        .is_some_and(|(_, d)| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The tag of the source every line came from, as `kubectl logs --prefix` writes it

@@ -64,8 +64,9 @@ pub(crate) fn strip_terminal_codes(text: &str) -> Cow<'_, str> {
 /// `text` with each line that holds an escaped multi-line string (its line breaks written
 /// `\n`) unescaped: `\n`, `\r`, `\t`, `\"`, `\\`, `\/` and `\uXXXX`, as JSON and most
 /// languages write them; other backslashes stay. A line counts when one of its `\n` escapes
-/// is followed by what starts a printed line: not a lower-case word other than `at ` or an
-/// exception (`java.io.IOException:`), not a quote, a closing bracket or a regex operator.
+/// is followed by what starts a printed line: not a lower-case word other than `at `, an
+/// exception (`java.io.IOException:`), a logger or a Compose service with its replica number
+/// (`kafka_1  | `), not a quote, a closing bracket or a regex operator.
 /// `\new`, `C:\tmp\n1\x`, `'\n'` and `[^\n]` are a path's, a DDL's, a regex's. JSON records
 /// are read before this pass (see [`crate::json_lines`]).
 pub(crate) fn unescape_string_lines(text: &str) -> Cow<'_, str> {
@@ -106,6 +107,8 @@ fn escapes_line_breaks(line: &str) -> bool {
                 next.starts_with("at ")
                     || crate::paste::starts_with_exception(next)
                     || is_logger_name(next.split_whitespace().next().unwrap_or(""))
+                    || crate::decoration::after_service(next)
+                        .is_some_and(|(name, _)| crate::decoration::ends_with_replica(name))
             }
             Some(c) if c.is_ascii_digit() => {
                 let run = next.trim_start_matches(|c: char| c.is_ascii_digit());
@@ -256,6 +259,13 @@ mod tests {
             ),
             "TimeoutException: x\no.a.k.c.c.i.ConsumerCoordinator [Consumer] y"
         );
+        // Compose's prefix, whose service name is lower case, starts each escaped line.
+        assert_eq!(
+            unescape_string_lines(
+                r"kafka-manager_1  | a.B: x\nkafka-manager_1  | \tat a.C.d(C.java:1)"
+            ),
+            "kafka-manager_1  | a.B: x\nkafka-manager_1  | \tat a.C.d(C.java:1)"
+        );
         for left in [
             r"FIELDS TERMINATED BY '\t' LINES TERMINATED BY '\n' STORED AS TEXTFILE",
             r"see C:\new.txt and C:\nodes.d\tmp",
@@ -263,6 +273,7 @@ mod tests {
             r"FileNotFoundException: C:\tmp\n1\data.csv",
             r"C:\new\nodes\tmp failed",
             r"Invalid escape \\n in pattern",
+            r"echo -e 'a\nb | c'",
             r"bad \u12 and \x",
         ] {
             assert_eq!(unescape_string_lines(left), left);

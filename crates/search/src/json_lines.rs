@@ -77,19 +77,51 @@ const LEVEL_KEYS: [&str; 6] = [
     "log_level",
 ];
 
+/// The key of MongoDB's structured log (mongod 4.4 and later) whose value is the record's
+/// severity, one letter or a debug level: `"s":"E"`.
+const MONGO_SEVERITY_KEY: &str = "s";
+
+/// The level word of a MongoDB severity (`F`, `E`, `W`, `I`, `D1` to `D5`).
+fn mongo_severity(s: &str) -> Option<&'static str> {
+    match s {
+        "F" => Some("FATAL"),
+        "E" => Some("ERROR"),
+        "W" => Some("WARN"),
+        "I" => Some("INFO"),
+        "D" | "D1" | "D2" | "D3" | "D4" | "D5" => Some("DEBUG"),
+        _ => None,
+    }
+}
+
+/// What a string value under a key says of the record's level.
+#[derive(Clone, Copy, PartialEq)]
+enum LevelKey {
+    /// Not a level.
+    No,
+    /// A level word (one of [`LEVEL_KEYS`]).
+    Word,
+    /// A MongoDB severity (see [`MONGO_SEVERITY_KEY`]).
+    MongoSeverity,
+}
+
 /// The [`Record`] of a JSON text. serde_json's recursion limit bounds the nesting it walks.
 fn record(json: &str) -> Record {
     let mut found = Record::default();
     let mut de = serde_json::Deserializer::from_str(json);
-    if Strings(&mut found, false).deserialize(&mut de).is_err() || de.end().is_err() {
+    if Strings(&mut found, LevelKey::No)
+        .deserialize(&mut de)
+        .is_err()
+        || de.end().is_err()
+    {
         return Record::default();
     }
     found.values.retain(|v| v.contains(char::is_whitespace));
     found
 }
 
-/// Collects every string value, depth first, and the level; `.1`: the value is a level key's.
-struct Strings<'a>(&'a mut Record, bool);
+/// Collects every string value, depth first, and the level; `.1`: what the key of the value
+/// says of it.
+struct Strings<'a>(&'a mut Record, LevelKey);
 
 impl<'de> DeserializeSeed<'de> for Strings<'_> {
     type Value = ();
@@ -107,11 +139,13 @@ impl<'de> Visitor<'de> for Strings<'_> {
     }
 
     fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        if self.1 && self.0.level.is_none() {
-            let level = v.to_ascii_uppercase();
-            if is_level(&level) {
-                self.0.level = Some(level);
-            }
+        if self.0.level.is_none() {
+            let level = match self.1 {
+                LevelKey::No => None,
+                LevelKey::Word => Some(v.to_ascii_uppercase()).filter(|l| is_level(l)),
+                LevelKey::MongoSeverity => mongo_severity(v).map(str::to_owned),
+            };
+            self.0.level = level;
         }
         self.0.values.push(v.to_owned());
         Ok(())
@@ -139,7 +173,7 @@ impl<'de> Visitor<'de> for Strings<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         while seq
-            .next_element_seed(Strings(&mut *self.0, false))?
+            .next_element_seed(Strings(&mut *self.0, LevelKey::No))?
             .is_some()
         {}
         Ok(())
@@ -147,7 +181,13 @@ impl<'de> Visitor<'de> for Strings<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            let level_key = LEVEL_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k));
+            let level_key = if LEVEL_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k)) {
+                LevelKey::Word
+            } else if key == MONGO_SEVERITY_KEY {
+                LevelKey::MongoSeverity
+            } else {
+                LevelKey::No
+            };
             map.next_value_seed(Strings(&mut *self.0, level_key))?;
         }
         Ok(())
@@ -209,6 +249,36 @@ mod tests {
         assert_eq!(
             unwrap_json_lines(&lines[38..42].join("\n")).lines().next(),
             Some("Completed checkpoint 38 for job 3f2a.")
+        );
+    }
+
+    /// MongoDB's structured log gives the severity as one letter under `s`.
+    #[test]
+    fn a_whole_mongod_log_keeps_each_records_severity() {
+        let routine = |i: usize| {
+            format!(
+                r#"{{"t":{{"$date":"2024-05-01T10:00:{:02}.000+00:00"}},"s":"I","c":"NETWORK","id":22943,"ctx":"listener","msg":"Connection accepted","attr":{{"connectionId":{i}}}}}"#,
+                i % 60
+            )
+        };
+        let failure = r#"{"t":{"$date":"2024-05-01T10:01:00.000+00:00"},"s":"E","c":"REPL","id":21283,"ctx":"BackgroundSync","msg":"Fatal assertion while reading the oplog","attr":{"error":"OplogStartMissing: Our last optime fetched: not found"}}"#;
+        // `s` that is not a severity names no level.
+        let other = r#"{"s":"a sample value","msg":"Slow query on a collection"}"#;
+        let mut lines: Vec<String> = (0..45).map(routine).collect();
+        lines.insert(40, failure.to_string());
+        lines.insert(41, other.to_string());
+        let text = lines.join("\n");
+        let unwrapped = unwrap_json_lines(&text);
+        let out: Vec<&str> = unwrapped.lines().collect();
+        assert_eq!(out[0], "INFO Connection accepted");
+        assert_eq!(
+            &out[40..44],
+            [
+                "ERROR Fatal assertion while reading the oplog",
+                "OplogStartMissing: Our last optime fetched: not found",
+                "a sample value",
+                "Slow query on a collection",
+            ]
         );
     }
 

@@ -229,12 +229,8 @@ mod tests {
         };
         let failure = r#"{"log":{"level":"error"},"message":"Sink: jdbc (1/2) switched from RUNNING to FAILED.","error":{"stack_trace":"java.sql.SQLException: No suitable driver\n\tat a.b.C.m(C.java:1)"}}"#;
         let wrapped = r#"{"level":"info","msg":"2024-05-01 10:00:00,000 WARN org.apache.kafka.clients.NetworkClient - Connection to node 1 could not be established."}"#;
-        let mut lines: Vec<String> = (0..45).map(routine).collect();
-        lines.insert(40, failure.to_string());
-        lines.insert(41, wrapped.to_string());
-        let text = lines.join("\n");
-        let unwrapped = unwrap_json_lines(&text);
-        let out: Vec<&str> = unwrapped.lines().collect();
+        let lines = whole_log(routine, [failure, wrapped]);
+        let out = unwrapped_lines(&lines);
         assert_eq!(out[0], "INFO Completed checkpoint 0 for job 3f2a.");
         assert_eq!(
             &out[40..44],
@@ -252,6 +248,20 @@ mod tests {
         );
     }
 
+    /// 45 routine records with two others after the 40th: as many lines as a whole log.
+    fn whole_log(routine: impl Fn(usize) -> String, others: [&str; 2]) -> Vec<String> {
+        let mut lines: Vec<String> = (0..45).map(routine).collect();
+        lines.splice(40..40, others.map(str::to_owned));
+        lines
+    }
+
+    fn unwrapped_lines(lines: &[String]) -> Vec<String> {
+        unwrap_json_lines(&lines.join("\n"))
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+
     /// MongoDB's structured log gives the severity as one letter under `s`.
     #[test]
     fn a_whole_mongod_log_keeps_each_records_severity() {
@@ -264,12 +274,7 @@ mod tests {
         let failure = r#"{"t":{"$date":"2024-05-01T10:01:00.000+00:00"},"s":"E","c":"REPL","id":21283,"ctx":"BackgroundSync","msg":"Fatal assertion while reading the oplog","attr":{"error":"OplogStartMissing: Our last optime fetched: not found"}}"#;
         // `s` that is not a severity names no level.
         let other = r#"{"s":"a sample value","msg":"Slow query on a collection"}"#;
-        let mut lines: Vec<String> = (0..45).map(routine).collect();
-        lines.insert(40, failure.to_string());
-        lines.insert(41, other.to_string());
-        let text = lines.join("\n");
-        let unwrapped = unwrap_json_lines(&text);
-        let out: Vec<&str> = unwrapped.lines().collect();
+        let out = unwrapped_lines(&whole_log(routine, [failure, other]));
         assert_eq!(out[0], "INFO Connection accepted");
         assert_eq!(
             &out[40..44],

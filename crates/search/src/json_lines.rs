@@ -94,7 +94,7 @@ fn mongo_severity(s: &str) -> Option<&'static str> {
 }
 
 /// What a string value under a key says of the record's level.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum LevelKey {
     /// Not a level.
     No,

@@ -477,6 +477,7 @@ impl MarkdownRenderer {
         let language = match lang {
             "shell" | "console" | "zsh" => "bash",
             "jsonc" => "json",
+            "gradle" => "groovy",
             "properties" => "ini",
             other => other,
         };
@@ -686,12 +687,14 @@ mod tests {
     }
 
     #[test]
-    fn highlights_toml_java_and_stack_traces() {
+    fn highlights_toml_java_scala_gradle_and_stack_traces() {
         let (r, _) = render(concat!(
             "```toml\n[book]\ntitle = \"x\"\n```\n\n",
             "```java\nclass A { int n = 1; }\n```\n\n",
             "```java\nCaused by: java.io.EOFException: x\n    at a.b.C.m(C.java:1)\n```\n\n",
             "```log\nINFO started\n```\n\n",
+            "```scala\nval env = StreamExecutionEnvironment.getExecutionEnvironment\n```\n\n",
+            "```gradle\ndependencies { implementation 'org.apache.flink:flink-core:1.20.0' }\n```\n\n",
             "```cobol\nDISPLAY 'x'.\n```\n",
         ));
         for part in [
@@ -701,6 +704,9 @@ mod tests {
             "<span class=\"hl-keyword\">Caused by:</span> <span class=\"hl-function\">java.io.EOFException</span>",
             "<span class=\"hl-function\">a.b.C.m</span><span class=\"hl-comment\">(C.java:1)</span>",
             "<span class=\"hl-comment\">INFO</span> started",
+            "<span class=\"hl-keyword\">val</span> <span class=\"hl-variable\">env</span>",
+            // `gradle` is read as Groovy, Gradle's own build language.
+            "<span class=\"hl-string\">&#39;org.apache.flink:flink-core:1.20.0&#39;</span>",
             // A language without a grammar: plain, escaped, still marked with its name.
             "<pre class=\"code\" data-lang=\"cobol\"><code>DISPLAY &#39;x&#39;.\n</code></pre>",
         ] {
@@ -732,6 +738,8 @@ mod tests {
             "diff",
             "dockerfile",
             "go",
+            "gradle",
+            "groovy",
             "html",
             "ini",
             "java",
@@ -740,6 +748,7 @@ mod tests {
             "markdown",
             "python",
             "rust",
+            "scala",
             "sql",
             "toml",
             "typescript",

@@ -122,7 +122,10 @@ fn bundled_book_queries_meet_the_quality_floor() {
 
     let zh = eval_site(repo, site.path(), &repo.join("tests/queries-zh.jsonl"));
     let n = zh["by_lang"]["zh"]["n"].as_u64().unwrap_or(0);
-    assert!(n >= 80, "expected the Chinese query set, got {n} Chinese queries");
+    assert!(
+        n >= 80,
+        "expected the Chinese query set, got {n} Chinese queries"
+    );
     floor(&zh, "top1", MIN_ZH_QUERIES_TOP1);
     floor(&zh, "recall5", MIN_ZH_QUERIES_RECALL5);
     floor(&zh, "confident_precision", MIN_CONFIDENT_PRECISION);

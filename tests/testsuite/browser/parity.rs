@@ -1,5 +1,6 @@
-//! The WebAssembly module ranks exactly like the native search: the curated set and the
-//! machine texts on the bundled book, and a generated book whose index blocks load on demand.
+//! The WebAssembly module ranks exactly like the native search: the curated sets (English and
+//! Chinese) and the machine texts on the bundled book, and a generated book whose index blocks
+//! load on demand.
 
 use super::*;
 
@@ -16,10 +17,17 @@ fn wasm_ranks_exactly_like_native_search() {
         .map(|v| v["q"].as_str().unwrap().to_string())
         .collect();
     assert!(realworld.len() >= 60, "tests/realworld.jsonl is missing");
+    // And Chinese questions and keywords with English words in them (two scripts, Han bigrams).
+    let chinese: Vec<String> = query_file("queries-zh.jsonl")
+        .into_iter()
+        .map(|v| v["q"].as_str().unwrap().to_string())
+        .collect();
+    assert!(chinese.len() >= 80, "tests/queries-zh.jsonl is missing");
     let qs: Vec<&str> = queries
         .iter()
         .map(|l| l.q.as_str())
         .chain(realworld.iter().map(String::as_str))
+        .chain(chinese.iter().map(String::as_str))
         .collect();
     // The same pastes broken by a mail client and cut by a terminal: the joining reads
     // widths in columns, which the module computes itself.

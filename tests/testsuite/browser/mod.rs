@@ -74,6 +74,14 @@ fn query_file(name: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The query texts of a query file under tests/.
+fn query_texts(name: &str) -> Vec<String> {
+    query_file(name)
+        .into_iter()
+        .map(|v| v["q"].as_str().unwrap().to_string())
+        .collect()
+}
+
 fn labelled_queries() -> Vec<Labelled> {
     query_file("queries.jsonl")
         .into_iter()

@@ -12,16 +12,10 @@ fn wasm_ranks_exactly_like_native_search() {
     c.eval("window.kbook.ready()");
     // The curated queries and real users' pastes (long traces, log lines, CJK).
     let queries = labelled_queries();
-    let realworld: Vec<String> = query_file("realworld.jsonl")
-        .into_iter()
-        .map(|v| v["q"].as_str().unwrap().to_string())
-        .collect();
+    let realworld = query_texts("realworld.jsonl");
     assert!(realworld.len() >= 60, "tests/realworld.jsonl is missing");
     // And Chinese questions and keywords with English words in them (two scripts, Han bigrams).
-    let chinese: Vec<String> = query_file("queries-zh.jsonl")
-        .into_iter()
-        .map(|v| v["q"].as_str().unwrap().to_string())
-        .collect();
+    let chinese = query_texts("queries-zh.jsonl");
     assert!(chinese.len() >= 80, "tests/queries-zh.jsonl is missing");
     let qs: Vec<&str> = queries
         .iter()

@@ -144,6 +144,9 @@ pub(super) fn pair_clauses(
             if b.pos != a.pos + 1 || (is_mask(&a.text) && is_mask(&b.text)) || a.text == b.text {
                 continue;
             }
+            if straddles_compound(root, a, b) {
+                continue;
+            }
             let key = (a.text.clone(), b.text.clone());
             if seen.contains(&key) || dfc.df(fi, &a.text) == 0 || dfc.df(fi, &b.text) == 0 {
                 continue;
@@ -177,6 +180,17 @@ pub(super) fn pair_clauses(
             });
         }
     }
+}
+
+/// Whether two adjacent parts of different words pair a piece of a compound with the other
+/// word: `sql server` in `The MySQL server` is no phrase of the paste, and it matches the
+/// product `SQL Server`. Parts of one word (`my sql`) and whole words pair as usual.
+fn straddles_compound(root: &str, a: &Tok, b: &Tok) -> bool {
+    let alnum = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    let between = root.get(a.to..b.from).unwrap_or("");
+    !between.is_empty()
+        && (alnum(root.get(..a.from).and_then(|s| s.chars().next_back()))
+            || alnum(root.get(b.to..).and_then(|s| s.chars().next())))
 }
 
 /// Quoted text is a phrase (a strong SHOULD: a pasted line may contain quotes too).

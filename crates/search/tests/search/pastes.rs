@@ -220,3 +220,46 @@ fn a_page_many_times_longer_than_the_rest_weighs_less() {
     };
     assert_part_decides(&idx, q, "time-zone", off, "reference");
 }
+
+/// `The MySQL server has …` holds no phrase `sql server`: the piece of a compound next to the
+/// following word is no pair, so the product `SQL Server` gains nothing from it; whole words
+/// written apart still pair.
+#[test]
+fn a_piece_of_a_compound_pairs_with_no_other_word() {
+    let mut docs = vec![entry(
+        "sql-server",
+        "sqlserver",
+        "SQL Server",
+        &[],
+        "Reading change data from SQL Server.",
+        "",
+    )];
+    docs.extend(fillers(
+        20,
+        "other",
+        "Another connector topic",
+        "Something else.",
+    ));
+    let idx = index_of(&docs);
+    let title_pairs = |q: &str| {
+        let opts = SearchOptions {
+            explain: true,
+            ..Default::default()
+        };
+        let r = idx.search(q, &opts).unwrap();
+        let hit = r.hits.iter().find(|h| h.id == "sql-server").unwrap();
+        let explain = hit.explain.clone().unwrap_or_default();
+        explain
+            .lines()
+            .filter(|l| l.contains("title pair"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let timezone = "offset which does not match the configured timezone";
+    assert!(title_pairs(&format!("The MySQL server has a timezone {timezone}")).is_empty());
+    let whole = title_pairs(&format!("The SQL Server has a timezone {timezone}"));
+    assert!(
+        whole.iter().any(|l| l.contains("\"sql server\"")),
+        "{whole:?}"
+    );
+}

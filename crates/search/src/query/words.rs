@@ -266,7 +266,7 @@ pub(super) fn alias_slugs(searcher: &Searcher, kb: &KbSchema) -> Vec<(String, St
 /// Other spellings of the reader's words that the book uses: two adjacent words the book
 /// writes as one (`fail over` → `failover`, `job manager` → `jobmanager`), and a word the book
 /// lacks split into two words it has (`bulkindexer` → `bulk indexer`, whose prose tokens are
-/// `bulk` and `index`).
+/// `bulk` and `index`), and a name with a release glued to it (`kafka10` → `kafka`).
 /// Only lowercase ASCII words; a form counts as the book's when it is one prose token with a
 /// document frequency in titles or bodies.
 pub(super) fn compound_forms(text: &str, dfc: &mut DfCache<'_>) -> Vec<String> {
@@ -292,6 +292,24 @@ pub(super) fn compound_forms(text: &str, dfc: &mut DfCache<'_>) -> Vec<String> {
             .find(|(a, b)| known(dfc, a) && known(dfc, b));
         if let Some((a, b)) = split {
             out.push(format!("{a} {b}"));
+        }
+    }
+    // A release glued to a name (`kafka10Reader`, `flink1.13`, `mysql8`): the name, when the
+    // book has it and not the glued word.
+    for run in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let letters = run.bytes().take_while(u8::is_ascii_alphabetic).count();
+        let digits = run[letters..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        let (name, glued) = (&run[..letters], &run[..letters + digits]);
+        if letters >= MIN_COMPOUND_PART
+            && digits > 0
+            && lower(name)
+            && !known(dfc, &glued.to_ascii_lowercase())
+            && known(dfc, name)
+        {
+            out.push(name.to_string());
         }
     }
     for pair in words.windows(2) {

@@ -193,8 +193,50 @@ fn a_compound_spelt_the_other_way_finds_the_book_s_spelling() {
         &idx,
         "bulkindexer settings",
         "bulk-indexer",
-        off,
+        off.clone(),
         "index-settings",
+    );
+}
+
+/// A reader writes the release against the name (`kafka10Reader`, `flink1.13`): the name the
+/// book has is still searched.
+#[test]
+fn a_name_with_a_release_glued_to_it_finds_the_name() {
+    let mut docs = vec![
+        entry(
+            "queue-no-data",
+            "queue",
+            "The queue source reads nothing",
+            &[],
+            "Check the broker address and the start position.",
+            "",
+        ),
+        entry(
+            "session-restart",
+            "general",
+            "Nothing comes back after a restart",
+            &[],
+            "A session cluster keeps no job after a restart without high availability.",
+            "",
+        ),
+    ];
+    docs.extend(fillers(
+        10,
+        "other",
+        "Another connector topic",
+        "Something else.",
+    ));
+    let idx = index_of(&docs);
+    let off = Tuning {
+        compounds: false,
+        ..Tuning::default()
+    };
+    assert_part_decides(
+        &idx,
+        "queue10Reader reads nothing after a restart",
+        "queue-no-data",
+        off,
+        "session-restart",
     );
 }
 

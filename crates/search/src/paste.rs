@@ -268,10 +268,13 @@ fn is_frame(t: &str) -> bool {
     if t.starts_with("File \"") && t.contains(", line ") {
         return true;
     }
-    // Go: `/path/to/file.go:123 +0x1d` and `main.handler(0xc000, ...)`.
-    let first = first_word(t).0;
+    // Go: `/path/to/file.go:123 +0x1d` and `main.handler(0xc000, ...)`. A position before
+    // a message (`canal.go:230 canal start sync binlog err: …`) is where a log call is, as
+    // a logger's name is: that line is the message.
+    let (first, rest) = first_word(t);
     if first.contains(".go:") {
-        return true;
+        let rest = rest.trim_start();
+        return rest.is_empty() || rest.starts_with("+0x");
     }
     t.contains("(0x") && !t.contains(' ')
 }
@@ -651,6 +654,33 @@ mod tests {
             "Job failed: timeout",
         ] {
             assert!(!split_paste(typed).lines[0].logged, "{typed}");
+        }
+    }
+
+    #[test]
+    fn a_go_frame_is_a_frame_and_a_go_log_position_is_not() {
+        let trace = "panic: runtime error: invalid memory address\n\
+            goroutine 1 [running]:\n\
+            main.handler(0xc000010000)\n\
+            \t/go/src/app/main.go:42 +0x1d\n\
+            \t/go/src/app/main.go:57\n";
+        let roles: Vec<LineRole> = split_paste(trace).lines.iter().map(|l| l.role).collect();
+        assert_eq!(
+            roles,
+            vec![
+                LineRole::Message,
+                LineRole::Frame,
+                LineRole::Frame,
+                LineRole::Frame
+            ]
+        );
+        for logged in [
+            "2017/09/19 15:59:51 binlogstreamer.go:47: [error] close sync with err: ERROR 1236 (HY000): A slave with the same server_uuid/server_id as this slave has connected to the master",
+            "[2021/02/03 10:56:50] [error] canal.go:230 canal start sync binlog err: ERROR 1236 (HY000): A slave with the same server_uuid/server_id as this slave has connected to the master",
+        ] {
+            let p = split_paste(logged);
+            assert_eq!(p.lines.len(), 1, "{logged}");
+            assert_ne!(p.lines[0].role, LineRole::Frame, "{logged}");
         }
     }
 

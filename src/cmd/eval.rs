@@ -52,11 +52,11 @@ type SwitchOff = fn(&mut Tuning);
 type SetConstant = fn(&mut Tuning, f32);
 
 /// The last parts in [`ABLATIONS`], which are parts of confidence, not of the ranking.
-const CONFIDENCE_PARTS: usize = 8;
+const CONFIDENCE_PARTS: usize = 9;
 
 /// Ranking parts `--ablate` can switch off (the last [`CONFIDENCE_PARTS`] are parts of
 /// confidence), each with how it is switched off.
-const ABLATIONS: [(&str, SwitchOff); 30] = [
+const ABLATIONS: [(&str, SwitchOff); 31] = [
     ("paste-splitting", |t| t.paste_splitting = false),
     ("reader-prose", |t| t.reader_prose = false),
     ("punctuated-questions", |t| t.punctuated_questions = false),
@@ -87,6 +87,7 @@ const ABLATIONS: [(&str, SwitchOff); 30] = [
     ("cjk-seams", |t| t.cjk_seams = false),
     ("printed-values", |t| t.printed_values = false),
     ("cjk-bigram-weight", |t| t.cjk_bigram_weight = 1.0),
+    ("runtime-frames", |t| t.runtime_frames = false),
 ];
 
 /// Constants `--tune` sets, each with how a value is stored (counts are rounded down).

@@ -16,7 +16,7 @@ const MIN_CONFIDENT_RATE: f64 = 0.55;
 /// Floors on real users' pastes (tests/realworld.jsonl), as measured; raise them as ranking
 /// and entries improve. At 739 lines (286 answered, 453 answered by no entry, labelled by the
 /// rule in the README): top-1 0.965 (pastes 0.963, traces 0.967), recall@5 0.997, abstain
-/// 0.965, confident precision 0.894, confident rate 0.472. How each floor moved with the set
+/// 0.960, confident precision 0.890, confident rate 0.510. How each floor moved with the set
 /// and the entries is in bench/results/relevance-real-users.md.
 const MIN_REALWORLD_TOP1: f64 = 0.96;
 /// Pasted errors and traces, each style apart.
@@ -24,7 +24,7 @@ const MIN_REALWORLD_STYLE_TOP1: [(&str, f64); 2] = [("paste", 0.96), ("trace", 0
 const MIN_REALWORLD_RECALL5: f64 = 0.98;
 const MIN_REALWORLD_ABSTAIN: f64 = 0.96;
 const MIN_REALWORLD_CONFIDENT_PRECISION: f64 = 0.89;
-const MIN_REALWORLD_CONFIDENT_RATE: f64 = 0.46;
+const MIN_REALWORLD_CONFIDENT_RATE: f64 = 0.50;
 /// The Chinese fixture book (tests/fixtures/zh-book): top-1 ≥ 0.95 and recall@5 ≥ 0.98.
 const MIN_ZH_TOP1: f64 = 0.95;
 const MIN_ZH_RECALL5: f64 = 0.98;

@@ -279,6 +279,20 @@ fn is_frame(t: &str) -> bool {
     t.contains("(0x") && !t.contains(' ')
 }
 
+/// Whether a frame line is in the Java runtime's own code (`java.`, `javax.`, `jdk.`, `sun.`,
+/// `com.sun.`, after a module or class loader prefix such as `java.base/` or `app//`):
+/// reflection, threads and sockets that any Java program's trace passes through, which say
+/// nothing about the program that printed it.
+pub(crate) fn is_runtime_frame(line: &str) -> bool {
+    let t = line.trim_start();
+    let t = t.strip_prefix("at ").unwrap_or(t).trim_start();
+    let head = t.split('(').next().unwrap_or(t);
+    let class = head.rsplit('/').next().unwrap_or(head);
+    ["java.", "javax.", "jdk.", "sun.", "com.sun."]
+        .iter()
+        .any(|p| class.starts_with(p))
+}
+
 /// Noise lines with nothing to match: `... 12 more`, `Traceback (most recent call last):`, ...
 fn is_noise(t: &str) -> bool {
     (t.starts_with("...")
@@ -654,6 +668,27 @@ mod tests {
             "Job failed: timeout",
         ] {
             assert!(!split_paste(typed).lines[0].logged, "{typed}");
+        }
+    }
+
+    #[test]
+    fn runtime_frames_are_told_from_the_programs_own() {
+        for runtime in [
+            "at sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)",
+            "at java.base/jdk.internal.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:62)",
+            "at java.sql/java.sql.DriverManager.getConnection(DriverManager.java:702)",
+            "at javax.security.auth.login.LoginContext.invoke(LoginContext.java:739)",
+            "at com.sun.proxy.$Proxy12.execute(Unknown Source)",
+        ] {
+            assert!(is_runtime_frame(runtime), "{runtime}");
+        }
+        for own in [
+            "at com.mysql.cj.jdbc.exceptions.SQLError.createSQLException(SQLError.java:123)",
+            "at org.apache.flink.runtime.taskmanager.Task.run(Task.java:568)",
+            "at app//org.apache.kafka.clients.NetworkClient.poll(NetworkClient.java:560)",
+            "at javaxx.Foo.bar(Foo.java:1)",
+        ] {
+            assert!(!is_runtime_frame(own), "{own}");
         }
     }
 

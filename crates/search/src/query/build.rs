@@ -59,7 +59,7 @@ pub(crate) fn build_query(
         Cow::Owned(t) => Some(split_paste_with(t, tuning.reader_prose)),
         Cow::Borrowed(_) => None,
     };
-    let (surfaces, prose_only, mut cands) =
+    let (surfaces, uncounted, mut cands) =
         candidates(aliased_paste.as_ref().unwrap_or(&paste), tuning);
     let named = named_connectors(&surfaces, searcher, kb);
     if tuning.connector_mentions {
@@ -134,7 +134,7 @@ pub(crate) fn build_query(
         one_line: pasted_lines().count() == 1,
         logged_line: pasted_lines().count() == 1 && pasted_lines().all(|l| l.logged),
         plain_words,
-        known_share: known_share(&surfaces, &unknown_surfaces, &prose_only, tuning),
+        known_share: known_share(&surfaces, &unknown_surfaces, &uncounted, tuning),
         named_connectors: connectors_named_anywhere(&text, &surfaces, searcher, kb),
         walks,
     }
@@ -211,8 +211,9 @@ fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
 }
 
 /// Share of the query's content words (not function words) that occur in the book; words
-/// only in the reader's prose around a paste do not count (the pasted error is what an entry
-/// repeats, not the reader's sentence about it). With `seams`, an unknown CJK bigram whose
+/// `uncounted` do not count: those only in the reader's prose around a paste (the pasted
+/// error is what an entry repeats, not the reader's sentence about it) or only in the Java
+/// runtime's frames (see [`Tuning::runtime_frames`]). With `seams`, an unknown CJK bigram whose
 /// first character ends a known bigram and whose second starts one does not count either:
 /// overlapping bigrams read `文件看不到` as `文件`, `件看`, `看不`, `不到`, and `件看` is the
 /// seam between two words, not a word the book lacks. With `printed_values`, values the
@@ -222,18 +223,18 @@ fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
 fn known_share(
     surfaces: &[String],
     unknown_surfaces: &[bool],
-    prose_only: &[bool],
+    uncounted: &[bool],
     tuning: &Tuning,
 ) -> f32 {
     let mut content_words: Vec<bool> = surfaces
         .iter()
-        .zip(prose_only)
+        .zip(uncounted)
         .zip(unknown_surfaces)
-        .map(|((w, &prose), &unknown)| {
+        .map(|((w, &uncounted), &unknown)| {
             // A printed value the book has (`utf-8`) is still one of its words.
             let value = !w.chars().any(char::is_alphabetic)
                 || (tuning.printed_values && unknown && is_printed_value(w));
-            !prose && !is_stopword(w) && !value
+            !uncounted && !is_stopword(w) && !value
         })
         .collect();
     if tuning.cjk_seams {

@@ -217,6 +217,17 @@ pub struct Tuning {
     /// same as 0.5 (not taken: below one per word the unknown Chinese words a question holds
     /// count for less than unknown English words).
     pub cjk_bigram_weight: f32,
+    /// In that known share, words found only in frames of the Java runtime's own code
+    /// (`java.`, `javax.`, `jdk.`, `sun.`, `com.sun.`: reflection, threads, sockets) do not
+    /// count: every Java program's trace passes through them, so they say nothing about which
+    /// program printed it, while the program's own frames (`com.xxl.job…`) still do. Measured
+    /// (off → on, confident precision / rate): machine texts 0.894 / 0.472 → 0.890 / 0.510
+    /// (traces 0.964 / 0.221 → 0.927 / 0.311: eleven right answers and two near misses more),
+    /// with 5,000 distractors 0.891 / 0.462 → 0.887 / 0.497; the 25 held-out texts of Chinese
+    /// users 0.889 / 0.727 → 0.900 / 0.818; realworld-dev, the curated sets and the Flink CDC
+    /// books unchanged. All frames out of the share instead: 0.859 / 0.574, since a program's
+    /// own frames are what tell another program's deadlock from a sink's.
+    pub runtime_frames: bool,
     /// Either way, the query names no connector of the book, or the first hit's connector
     /// (see [`crate::Signals::other_connector`]).
     pub connector_agreement: bool,
@@ -351,6 +362,7 @@ impl Default for Tuning {
             cjk_seams: true,
             printed_values: true,
             cjk_bigram_weight: 0.5,
+            runtime_frames: true,
             connector_mentions: true,
             alias_slugs: true,
             compounds: true,

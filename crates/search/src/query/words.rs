@@ -101,15 +101,16 @@ fn line_weight(role: LineRole, tuning: &Tuning) -> f32 {
     }
 }
 
-/// The query words (lowercased surface forms, in order of appearance), which of them occur
-/// only in the reader's prose around a paste, and every field's terms for them, each with the
-/// largest weight of the lines it occurs on.
+/// The query words (lowercased surface forms, in order of appearance), which of them the
+/// known share does not count (they occur only in the reader's prose around a paste, or in the
+/// Java runtime's frames), and every field's terms for them, each with the largest weight of
+/// the lines it occurs on.
 pub(super) fn candidates(
     paste: &Paste<'_>,
     tuning: &Tuning,
 ) -> (Vec<String>, Vec<bool>, Candidates) {
     let mut surfaces: Vec<String> = Vec::new();
-    let mut prose_only: Vec<bool> = Vec::new();
+    let mut uncounted: Vec<bool> = Vec::new();
     let mut surface_ix: HashMap<String, usize> = HashMap::new();
     let mut cands: Candidates = HashMap::new();
     let mut group_ix: HashMap<String, usize> = HashMap::new();
@@ -158,9 +159,14 @@ pub(super) fn candidates(
                 let s = *surface_ix.entry(surface_text.clone()).or_insert(next);
                 if s == next {
                     surfaces.push(surface_text);
-                    prose_only.push(true);
+                    uncounted.push(true);
                 }
-                prose_only[s] &= line.role == LineRole::Prose;
+                // Counted in the known share only where the query's own words are (see
+                // `Tuning::runtime_frames`).
+                uncounted[s] &= line.role == LineRole::Prose
+                    || (tuning.runtime_frames
+                        && line.role == LineRole::Frame
+                        && crate::paste::is_runtime_frame(line.text));
                 let segment = ascii_segment(line.text, tok.from, tok.to).to_ascii_lowercase();
                 let next = group_ix.len();
                 let g = *group_ix.entry(segment).or_insert(next);
@@ -176,7 +182,7 @@ pub(super) fn candidates(
             }
         }
     }
-    (surfaces, prose_only, cands)
+    (surfaces, uncounted, cands)
 }
 
 /// The run of ASCII letters and digits around `text[from..to]` (an identifier segment:

@@ -256,3 +256,41 @@ fn a_version_that_moves_the_match_down_drops_confidence() {
     assert_ne!(first, "pool-exhausted");
     assert!(!confident);
 }
+
+/// A trace's frames in the Java runtime (reflection, threads) are every Java program's: they
+/// do not make the paste mostly words the book lacks, while the frames of the program that
+/// printed it still do (see `Tuning::runtime_frames`).
+#[test]
+fn the_java_runtime_s_frames_are_not_words_the_book_lacks() {
+    let idx = pool_book("Something else about the pool.");
+    let runtime = "\tat sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)\n\
+        \tat sun.reflect.NativeConstructorAccessorImpl.newInstance(NativeConstructorAccessorImpl.java:62)\n\
+        \tat sun.reflect.DelegatingConstructorAccessorImpl.newInstance(DelegatingConstructorAccessorImpl.java:45)\n\
+        \tat java.lang.reflect.Constructor.newInstance(Constructor.java:423)\n\
+        \tat java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1149)\n\
+        \tat java.lang.Thread.run(Thread.java:748)";
+    let trace = format!("{POOL_ERROR}\n{runtime}");
+    assert_eq!(
+        top_confident(&idx, &trace, Tuning::default()),
+        ("pool-exhausted".to_string(), true)
+    );
+    let off = Tuning {
+        runtime_frames: false,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        top_confident(&idx, &trace, off),
+        ("pool-exhausted".to_string(), false)
+    );
+    // The same frames in another program's code: that program is not one the book knows.
+    let own = runtime
+        .replace("sun.reflect.", "com.acme.billing.")
+        .replace("java.lang.reflect.", "com.acme.billing.")
+        .replace("java.util.concurrent.", "com.acme.billing.")
+        .replace("java.lang.", "com.acme.billing.");
+    let other = format!("{POOL_ERROR}\n{own}");
+    assert_eq!(
+        top_confident(&idx, &other, Tuning::default()),
+        ("pool-exhausted".to_string(), false)
+    );
+}

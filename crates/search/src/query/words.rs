@@ -273,8 +273,8 @@ pub(super) fn alias_slugs(searcher: &Searcher, kb: &KbSchema) -> Vec<(String, St
 /// writes as one (`fail over` → `failover`, `job manager` → `jobmanager`), and a word the book
 /// lacks split into two words it has (`bulkindexer` → `bulk indexer`, whose prose tokens are
 /// `bulk` and `index`), and a name with a release glued to it (`kafka10` → `kafka`).
-/// Only lowercase ASCII words; a form counts as the book's when it is one prose token with a
-/// document frequency in titles or bodies.
+/// Only lowercase ASCII words (a glued name in any case: `Flink1.13`); a form counts as the
+/// book's when it is one prose token with a document frequency in titles or bodies.
 pub(super) fn compound_forms(text: &str, dfc: &mut DfCache<'_>) -> Vec<String> {
     let known = |dfc: &mut DfCache<'_>, w: &str| -> bool {
         match analyze(w, TEXT_FIELDS[F_BODY].analyzer).as_slice() {
@@ -311,7 +311,6 @@ pub(super) fn compound_forms(text: &str, dfc: &mut DfCache<'_>) -> Vec<String> {
         let (name, glued) = (&run[..letters], &run[..letters + digits]);
         if letters >= MIN_COMPOUND_PART
             && digits > 0
-            && lower(name)
             && !known(dfc, &glued.to_ascii_lowercase())
             && known(dfc, name)
         {

@@ -235,6 +235,13 @@ fn a_name_with_a_release_glued_to_it_finds_the_name() {
         &idx,
         "queue10Reader reads nothing after a restart",
         "queue-no-data",
+        off.clone(),
+        "session-restart",
+    );
+    assert_part_decides(
+        &idx,
+        "Queue2.1 reads nothing after a restart",
+        "queue-no-data",
         off,
         "session-restart",
     );

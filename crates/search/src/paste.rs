@@ -607,6 +607,11 @@ pub fn split_paste_with(text: &str, reader_prose: bool) -> Paste<'_> {
 mod tests {
     use super::*;
 
+    /// The role of each line `text` is split into.
+    fn roles(text: &str) -> Vec<LineRole> {
+        split_paste(text).lines.iter().map(|l| l.role).collect()
+    }
+
     #[test]
     fn strips_log_prefixes() {
         let p = split_paste(
@@ -699,9 +704,8 @@ mod tests {
             main.handler(0xc000010000)\n\
             \t/go/src/app/main.go:42 +0x1d\n\
             \t/go/src/app/main.go:57\n";
-        let roles: Vec<LineRole> = split_paste(trace).lines.iter().map(|l| l.role).collect();
         assert_eq!(
-            roles,
+            roles(trace),
             vec![
                 LineRole::Message,
                 LineRole::Frame,
@@ -729,9 +733,8 @@ mod tests {
             \t... 15 more\n\
             Caused by: java.io.EOFException: SSL peer shut down incorrectly\n";
         let p = split_paste(trace);
-        let roles: Vec<LineRole> = p.lines.iter().map(|l| l.role).collect();
         assert_eq!(
-            roles,
+            roles(trace),
             vec![
                 LineRole::Message,
                 LineRole::Frame,
@@ -753,9 +756,8 @@ mod tests {
             The MySQL server has a timezone offset (0 seconds ahead of UTC)\n\
             \tat org.apache.flink.cdc.Foo.check(Foo.java:12)\n";
         let p = split_paste(trace);
-        let roles: Vec<LineRole> = p.lines.iter().map(|l| l.role).collect();
         assert_eq!(
-            roles,
+            roles(trace),
             vec![LineRole::Wrapper, LineRole::Message, LineRole::Frame]
         );
         let root = &p.lines[p.root_cause.unwrap()];
@@ -829,8 +831,6 @@ mod tests {
 
     #[test]
     fn the_readers_cjk_lead_in_is_prose() {
-        let roles =
-            |t: &str| -> Vec<LineRole> { split_paste(t).lines.iter().map(|l| l.role).collect() };
         // A lead-in before a pasted exception: the exception stays the root cause.
         let p = split_paste(
             "同步 MySQL 表时作业报错，请问怎么解决：\n\
@@ -870,8 +870,6 @@ mod tests {
 
     #[test]
     fn the_readers_english_lead_in_is_prose() {
-        let roles =
-            |t: &str| -> Vec<LineRole> { split_paste(t).lines.iter().map(|l| l.role).collect() };
         let p = split_paste(
             "Hi, we upgraded last week and now the job keeps restarting. Log:\n\
              Caused by: java.io.EOFException: SSL peer shut down incorrectly",

@@ -127,6 +127,12 @@ pub(super) fn candidates(
         } else {
             Vec::new()
         };
+        // The known share counts the words of the query's own lines only (see
+        // `Tuning::runtime_frames`).
+        let uncounted_line = line.role == LineRole::Prose
+            || (tuning.runtime_frames
+                && line.role == LineRole::Frame
+                && crate::paste::is_runtime_frame(line.text));
         let message_from = if tuning.paste_splitting && line.role != LineRole::Frame {
             crate::paste::message_start(line.text).unwrap_or(0)
         } else {
@@ -161,12 +167,7 @@ pub(super) fn candidates(
                     surfaces.push(surface_text);
                     uncounted.push(true);
                 }
-                // Counted in the known share only where the query's own words are (see
-                // `Tuning::runtime_frames`).
-                uncounted[s] &= line.role == LineRole::Prose
-                    || (tuning.runtime_frames
-                        && line.role == LineRole::Frame
-                        && crate::paste::is_runtime_frame(line.text));
+                uncounted[s] &= uncounted_line;
                 let segment = ascii_segment(line.text, tok.from, tok.to).to_ascii_lowercase();
                 let next = group_ix.len();
                 let g = *group_ix.entry(segment).or_insert(next);

@@ -124,18 +124,15 @@ fn a_named_connector_is_not_matched_in_error_texts() {
     ));
     let idx = index_of(&docs);
     let sig_clauses = |tuning: Tuning| {
-        let opts = SearchOptions {
+        explain_lines(
+            &idx,
+            "[Bug] Lake isn't writing data",
             tuning,
-            explain: true,
-            ..Default::default()
-        };
-        let r = idx.search("[Bug] Lake isn't writing data", &opts).unwrap();
-        let hit = r.hits.iter().find(|h| h.id == "lake-materializer").unwrap();
-        let explain = hit.explain.clone().unwrap_or_default();
-        explain
-            .lines()
-            .filter(|l| l.split_whitespace().nth(1) == Some("sig"))
-            .count()
+            "lake-materializer",
+        )
+        .iter()
+        .filter(|l| l.split_whitespace().nth(1) == Some("sig"))
+        .count()
     };
     assert_eq!(sig_clauses(Tuning::default()), 0);
     let off = Tuning {

@@ -156,6 +156,19 @@ fn assert_part_decides(idx: &BookIndex, q: &str, on: &str, off: Tuning, off_top:
     assert_eq!(top_with(idx, q, off).as_deref(), Some(off_top));
 }
 
+/// The lines of `--explain` for the hit `id` among the results for `q` (it must be listed).
+fn explain_lines(idx: &BookIndex, q: &str, tuning: Tuning, id: &str) -> Vec<String> {
+    let opts = SearchOptions {
+        tuning,
+        explain: true,
+        ..Default::default()
+    };
+    let r = idx.search(q, &opts).unwrap();
+    let hit = r.hits.iter().find(|h| h.id == id).unwrap();
+    let explain = hit.explain.as_deref().unwrap_or_default();
+    explain.lines().map(str::to_string).collect()
+}
+
 /// The first hit's id and whether it is confident.
 fn top_confident(idx: &BookIndex, q: &str, tuning: Tuning) -> (String, bool) {
     let opts = SearchOptions {

@@ -242,17 +242,9 @@ fn a_piece_of_a_compound_pairs_with_no_other_word() {
     ));
     let idx = index_of(&docs);
     let title_pairs = |q: &str| {
-        let opts = SearchOptions {
-            explain: true,
-            ..Default::default()
-        };
-        let r = idx.search(q, &opts).unwrap();
-        let hit = r.hits.iter().find(|h| h.id == "sql-server").unwrap();
-        let explain = hit.explain.clone().unwrap_or_default();
-        explain
-            .lines()
+        explain_lines(&idx, q, Tuning::default(), "sql-server")
+            .into_iter()
             .filter(|l| l.contains("title pair"))
-            .map(str::to_string)
             .collect::<Vec<_>>()
     };
     let timezone = "offset which does not match the configured timezone";

@@ -163,6 +163,11 @@ pub struct ConnectorConfig {
     /// They weigh no query word.
     #[serde(default)]
     pub aliases: Vec<String>,
+    /// The section's entries apply to every connector (failover, drivers, class loading): a
+    /// query naming another connector still gets a confident answer from them, and the slug
+    /// (`general`) names no connector in a query.
+    #[serde(default, rename = "cross-connector")]
+    pub cross_connector: bool,
 }
 
 impl Config {
@@ -549,6 +554,17 @@ name = "Message Queue for Kafka"
         let ok = "[[kbook.connectors]]\nslug = \"tair\"\nname = \"Tair\"\naliases = [\"redis\"]\n";
         let c = Config::parse(ok, Path::new("book.toml")).unwrap();
         assert_eq!(c.kbook.connectors[0].aliases, ["redis"]);
+        assert!(!c.kbook.connectors[0].cross_connector);
+    }
+
+    #[test]
+    fn a_section_for_every_connector_is_marked_with_a_boolean() {
+        let t = "[[kbook.connectors]]\nslug = \"general\"\nname = \"General\"\ncross-connector = true\n";
+        let c = Config::parse(t, Path::new("book.toml")).unwrap();
+        assert!(c.kbook.connectors[0].cross_connector);
+        let bad = "[[kbook.connectors]]\nslug = \"general\"\nname = \"General\"\ncross-connector = \"yes\"\n";
+        let d = Config::parse(bad, Path::new("book.toml")).unwrap_err();
+        assert_eq!(d[0].line, 4, "{d:?}");
     }
 
     #[test]

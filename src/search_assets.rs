@@ -398,21 +398,20 @@ pub fn open_index(site: &Path) -> Result<BookIndex> {
     )))
 }
 
-/// The index document of entry `e`; `aliases` are the connectors' aliases by slug.
+/// The index document of entry `e`; `connectors` are the book's connectors by slug.
 pub(crate) fn entry_doc(
     e: &crate::content::Entry,
     body: &crate::render::markdown::RenderedBody,
-    aliases: &std::collections::HashMap<&str, &[String]>,
+    connectors: &std::collections::HashMap<&str, &crate::config::ConnectorConfig>,
 ) -> kbook_search::EntryDoc {
+    let connector = connectors.get(e.fm.connector.as_str());
     kbook_search::EntryDoc {
         id: e.id.clone(),
         url: e.url.clone(),
         title: e.fm.title.clone(),
         connector: e.fm.connector.clone(),
-        connector_aliases: aliases
-            .get(e.fm.connector.as_str())
-            .map(|a| a.to_vec())
-            .unwrap_or_default(),
+        connector_aliases: connector.map(|c| c.aliases.clone()).unwrap_or_default(),
+        cross_connector: connector.is_some_and(|c| c.cross_connector),
         kind: e.fm.kind.clone(),
         // Only the text is searched; a source URL is no part of the error.
         errors: e.fm.errors.iter().map(|err| err.text.clone()).collect(),

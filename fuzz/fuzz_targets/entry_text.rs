@@ -22,6 +22,7 @@ fuzz_target!(|data: &[u8]| {
         title: first_line.chars().take(120).collect(),
         connector: "kafka".into(),
         connector_aliases: Vec::new(),
+        cross_connector: false,
         kind: "error".into(),
         errors: vec![first_line.to_string()],
         generic_errors: Vec::new(),

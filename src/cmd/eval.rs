@@ -52,11 +52,11 @@ type SwitchOff = fn(&mut Tuning);
 type SetConstant = fn(&mut Tuning, f32);
 
 /// The last parts in [`ABLATIONS`], which are parts of confidence, not of the ranking.
-const CONFIDENCE_PARTS: usize = 9;
+const CONFIDENCE_PARTS: usize = 10;
 
 /// Ranking parts `--ablate` can switch off (the last [`CONFIDENCE_PARTS`] are parts of
 /// confidence), each with how it is switched off.
-const ABLATIONS: [(&str, SwitchOff); 31] = [
+const ABLATIONS: [(&str, SwitchOff); 32] = [
     ("paste-splitting", |t| t.paste_splitting = false),
     ("reader-prose", |t| t.reader_prose = false),
     ("punctuated-questions", |t| t.punctuated_questions = false),
@@ -81,6 +81,7 @@ const ABLATIONS: [(&str, SwitchOff); 31] = [
     ("symptom-lines", |t| t.symptom_weight = 0.0),
     ("divergence", |t| t.no_divergence = false),
     ("connector-agreement", |t| t.connector_agreement = false),
+    ("cross-connector", |t| t.cross_connector = false),
     ("generic-errors", |t| t.generic_errors = false),
     ("word-confidence", |t| t.word_confidence = false),
     ("error-query-share", |t| t.min_error_query_share = 0.0),

@@ -168,18 +168,18 @@ pub fn render_site(
         pages: page_memo,
         ..
     } = cache;
-    let aliases: std::collections::HashMap<&str, &[String]> = config
+    let connectors: std::collections::HashMap<&str, &crate::config::ConnectorConfig> = config
         .kbook
         .connectors
         .iter()
-        .map(|c| (c.slug.as_str(), c.aliases.as_slice()))
+        .map(|c| (c.slug.as_str(), c))
         .collect();
     let index_job = || -> Result<Vec<OutputFile>, Diagnostic> {
         let docs: Vec<kbook_search::EntryDoc> = book
             .entries
             .iter()
             .zip(&bodies)
-            .map(|(e, b)| search_assets::entry_doc(e, b, &aliases))
+            .map(|(e, b)| search_assets::entry_doc(e, b, &connectors))
             .collect();
         // The index is rebuilt only when an indexed field changed (not for template edits).
         let docs_fp = kbook_search::docs_fingerprint(&docs);

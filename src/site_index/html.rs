@@ -113,6 +113,7 @@ fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
         title,
         connector,
         connector_aliases: Vec::new(),
+        cross_connector: false,
         kind: "page".into(),
         errors,
         generic_errors: Vec::new(),

@@ -16,7 +16,7 @@ const MIN_CONFIDENT_RATE: f64 = 0.55;
 /// Floors on real users' pastes (tests/realworld.jsonl), as measured; raise them as ranking
 /// and entries improve. At 810 lines (317 answered, 493 answered by no entry, labelled by the
 /// rule in the README): top-1 0.965 (pastes 0.962, traces 0.970), recall@5 0.997, abstain
-/// 0.957, confident precision 0.881, confident rate 0.492. How each floor moved with the set
+/// 0.953, confident precision 0.881, confident rate 0.536. How each floor moved with the set
 /// and the entries is in bench/results/relevance-real-users.md.
 const MIN_REALWORLD_TOP1: f64 = 0.96;
 /// Pasted errors and traces, each style apart.
@@ -24,7 +24,7 @@ const MIN_REALWORLD_STYLE_TOP1: [(&str, f64); 2] = [("paste", 0.96), ("trace", 0
 const MIN_REALWORLD_RECALL5: f64 = 0.98;
 const MIN_REALWORLD_ABSTAIN: f64 = 0.95;
 const MIN_REALWORLD_CONFIDENT_PRECISION: f64 = 0.88;
-const MIN_REALWORLD_CONFIDENT_RATE: f64 = 0.49;
+const MIN_REALWORLD_CONFIDENT_RATE: f64 = 0.53;
 /// The Chinese fixture book (tests/fixtures/zh-book): top-1 ≥ 0.95 and recall@5 ≥ 0.98.
 const MIN_ZH_TOP1: f64 = 0.95;
 const MIN_ZH_RECALL5: f64 = 0.98;

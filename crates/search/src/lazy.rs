@@ -239,11 +239,13 @@ impl Planner {
         let index = self.reader.searcher.index();
         for reader in self.reader.searcher.segment_readers() {
             let files = SegmentFiles::open(index, reader);
-            for field in kb
-                .text
-                .iter()
-                .chain([&kb.connector, &kb.aliases, &kb.alias_of, &kb.kind])
-            {
+            for field in kb.text.iter().chain([
+                &kb.connector,
+                &kb.aliases,
+                &kb.alias_of,
+                &kb.cross_connector,
+                &kb.kind,
+            ]) {
                 let Some(dict) = files.terms.as_ref().and_then(|c| c.open_read(*field)) else {
                     continue;
                 };

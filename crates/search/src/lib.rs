@@ -96,6 +96,10 @@ pub struct EntryDoc {
     pub connector: String,
     /// Other names of the connector's system (book.toml `aliases`).
     pub connector_aliases: Vec<String>,
+    /// Whether the connector is a section whose entries apply to every connector (book.toml
+    /// `cross-connector`: failover, drivers): a query naming another connector does not
+    /// disagree with them, and its slug names no connector in a query.
+    pub cross_connector: bool,
     /// Entry kind (error, how-to, ...).
     pub kind: String,
     /// Verbatim error strings (front-matter `errors`).

@@ -11,7 +11,7 @@ use crate::hash::word_hash64;
 /// First bytes of a packed index.
 pub const MAGIC: &[u8; 8] = b"KBOOKIX\0";
 /// Bump when the layout, the schema or the analyzers change incompatibly.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 pub(crate) const HEADER_LEN: usize = 32;
 const MAX_FILES: u32 = 4096;
 

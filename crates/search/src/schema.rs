@@ -91,6 +91,9 @@ pub(crate) struct KbSchema {
     /// Each alias with the slug it names, `alias slug` (keywords, not stored): the query
     /// builder reads the whole (small) dictionary to write the slug beside the alias.
     pub alias_of: Field,
+    /// The connector slug of an entry whose section applies to every connector (keywords,
+    /// stored; see [`crate::EntryDoc::cross_connector`]).
+    pub cross_connector: Field,
     pub kind: Field,
     pub versions: Field,
     /// The entry's generic error texts (stored only; see [`crate::EntryDoc::generic_errors`]).
@@ -122,6 +125,7 @@ impl KbSchema {
         let connector = b.add_text_field("connector", STRING | STORED);
         let aliases = b.add_text_field("aliases", STRING | STORED);
         let alias_of = b.add_text_field("alias_of", STRING);
+        let cross_connector = b.add_text_field("cross_connector", STRING | STORED);
         let kind = b.add_text_field("kind", STRING | STORED);
         let versions = b.add_text_field("versions", STORED);
         let generic = b.add_text_field("generic", STORED);
@@ -134,6 +138,7 @@ impl KbSchema {
             connector,
             aliases,
             alias_of,
+            cross_connector,
             kind,
             versions,
             generic,

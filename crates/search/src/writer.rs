@@ -83,6 +83,9 @@ fn to_document(
             format!("{} {}", alias.to_lowercase(), d.connector.to_lowercase()),
         );
     }
+    if d.cross_connector {
+        doc.add_text(kb.cross_connector, d.connector.to_lowercase());
+    }
     doc.add_text(kb.kind, d.kind.to_lowercase());
     doc.add_text(kb.versions, serde_json::to_string(&d.versions)?);
     for e in &d.errors {
@@ -214,6 +217,7 @@ pub fn docs_fingerprint(docs: &[EntryDoc]) -> u64 {
         (&d.errors, &d.body, &d.code, &d.tags, &d.connector_aliases).hash(&mut h);
         d.symptoms.hash(&mut h);
         d.generic_errors.hash(&mut h);
+        d.cross_connector.hash(&mut h);
         format!("{:?}", d.versions).hash(&mut h);
     }
     docs.len().hash(&mut h);

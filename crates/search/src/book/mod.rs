@@ -200,7 +200,11 @@ impl BookIndex {
         };
         signals.symptom_match = first.symptom_match;
         signals.names_connector = self.is_of_named_connector(&first.doc, built);
-        signals.other_connector = !built.named_connectors.is_empty() && !signals.names_connector;
+        // An entry of a section for every connector (failover, drivers) is about any of them.
+        let for_every_connector =
+            tuning.cross_connector && first.doc.get_first(self.kb.cross_connector).is_some();
+        signals.other_connector =
+            !built.named_connectors.is_empty() && !signals.names_connector && !for_every_connector;
         signals.generic_error = self.repeats_only_generic_errors(first, built, tuning);
         signals.error_run = first.overlap.run;
         signals.error_share = first.overlap.share;

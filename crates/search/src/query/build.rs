@@ -135,7 +135,13 @@ pub(crate) fn build_query(
         logged_line: pasted_lines().count() == 1 && pasted_lines().all(|l| l.logged),
         plain_words,
         known_share: known_share(&surfaces, &unknown_surfaces, &uncounted, tuning),
-        named_connectors: connectors_named_anywhere(&text, &surfaces, searcher, kb),
+        named_connectors: connectors_named_anywhere(
+            &text,
+            &surfaces,
+            searcher,
+            kb,
+            tuning.cross_connector,
+        ),
         walks,
     }
 }

@@ -347,12 +347,14 @@ fn in_keyword_field(word: &str, field: tantivy::schema::Field, searcher: &Search
 
 /// The connectors the query names anywhere, by slug or alias: in its words, and in the ASCII
 /// words of the whole text, log prefixes and stack frames included (a logger or package name
-/// tells which system wrote the lines; reading a paste drops those).
+/// tells which system wrote the lines; reading a paste drops those). With `cross_connector`,
+/// the slug of a section for every connector names none (`general` of `General error`).
 pub(super) fn connectors_named_anywhere(
     text: &str,
     surfaces: &[String],
     searcher: &Searcher,
     kb: &KbSchema,
+    cross_connector: bool,
 ) -> Vec<String> {
     let mut words: Vec<String> = text
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -363,7 +365,8 @@ pub(super) fn connectors_named_anywhere(
     words.sort_unstable();
     words.dedup();
     words.retain(|w| {
-        in_keyword_field(w, kb.connector, searcher) || in_keyword_field(w, kb.aliases, searcher)
+        (in_keyword_field(w, kb.connector, searcher) || in_keyword_field(w, kb.aliases, searcher))
+            && !(cross_connector && in_keyword_field(w, kb.cross_connector, searcher))
     });
     words
 }

@@ -294,3 +294,78 @@ fn the_java_runtime_s_frames_are_not_words_the_book_lacks() {
         ("pool-exhausted".to_string(), false)
     );
 }
+
+/// An entry of a section for every connector (failover, drivers) answers a query that names
+/// another connector: the names of the query's own system do not disagree with it. The
+/// section's slug is no connector's name either (`General error`). See
+/// `Tuning::cross_connector`.
+#[test]
+fn an_entry_for_every_connector_agrees_with_any_connector_named() {
+    const DRIVER_ERROR: &str = "Widget driver vanished from the loader before the first frame";
+    let docs = |cross: bool| {
+        let mut docs = vec![EntryDoc {
+            cross_connector: cross,
+            ..entry(
+                "driver-vanished",
+                "general",
+                "A driver vanishes from the loader",
+                &[DRIVER_ERROR],
+                "Put the driver jar beside the job jar.",
+                "",
+            )
+        }];
+        docs.extend(fillers(
+            6,
+            "general",
+            "Another failover question",
+            "Restart it.",
+        ));
+        docs.extend(fillers(
+            6,
+            "kafka",
+            "A Kafka question",
+            "Kafka offsets and topics.",
+        ));
+        docs
+    };
+    let named = format!("kafka source: {DRIVER_ERROR}");
+    let idx = index_of(&docs(true));
+    assert_eq!(
+        top_confident(&idx, &named, Tuning::default()),
+        ("driver-vanished".to_string(), true)
+    );
+    let off = Tuning {
+        cross_connector: false,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        top_confident(&idx, &named, off.clone()),
+        ("driver-vanished".to_string(), false)
+    );
+    // A section of one connector's entries still disagrees.
+    assert_eq!(
+        top_confident(&index_of(&docs(false)), &named, Tuning::default()),
+        ("driver-vanished".to_string(), false)
+    );
+
+    // `general` in a message is a word, not the section: a Kafka entry's error still answers.
+    let mut docs = docs(true);
+    docs.push(entry(
+        "kafka-lost",
+        "kafka",
+        "Kafka records go missing",
+        &["Widget records lost between the broker and the frame writer"],
+        "Check acks.",
+        "",
+    ));
+    let idx = index_of(&docs);
+    let q = "General error: Widget records lost between the broker and the frame writer";
+    assert_eq!(
+        top_confident(&idx, q, Tuning::default()),
+        ("kafka-lost".to_string(), true)
+    );
+    assert_eq!(
+        top_confident(&idx, q, off),
+        ("kafka-lost".to_string(), false)
+    );
+}

@@ -24,6 +24,7 @@ fn entry(
         title: title.into(),
         connector: connector.into(),
         connector_aliases: Vec::new(),
+        cross_connector: false,
         kind: "error".into(),
         errors: errors.iter().map(|s| s.to_string()).collect(),
         generic_errors: Vec::new(),

@@ -157,6 +157,15 @@ fn assert_part_decides(idx: &BookIndex, q: &str, on: &str, off: Tuning, off_top:
     assert_eq!(top_with(idx, q, off).as_deref(), Some(off_top));
 }
 
+/// `id` is first for `q` either way, and confident only with the part that `off` switches off.
+fn assert_part_gives_confidence(idx: &BookIndex, q: &str, id: &str, off: Tuning) {
+    assert_eq!(
+        top_confident(idx, q, Tuning::default()),
+        (id.to_string(), true)
+    );
+    assert_eq!(top_confident(idx, q, off), (id.to_string(), false));
+}
+
 /// The lines of `--explain` for the hit `id` among the results for `q` (it must be listed).
 fn explain_lines(idx: &BookIndex, q: &str, tuning: Tuning, id: &str) -> Vec<String> {
     let opts = SearchOptions {

@@ -8,7 +8,7 @@
 
 use crate::escapes::{strip_terminal_codes, unescape_string_lines};
 use crate::hard_wraps::join_hard_wraps;
-use crate::json_lines::unwrap_json_lines;
+use crate::json_lines::unwrap_json_lines_with;
 use crate::line_breaks::restore_line_breaks;
 use crate::long_log::focus_long_log;
 use std::borrow::Cow;
@@ -20,7 +20,7 @@ use std::borrow::Cow;
 /// the lines a mail client or a
 /// terminal broke at its width joined ([`join_hard_wraps`]; after the quote markers a reply
 /// puts before each piece), with each JSON record read by its values
-/// ([`unwrap_json_lines`]) and each escaped string's line breaks read
+/// ([`unwrap_json_values`]) and each escaped string's line breaks read
 /// ([`unescape_string_lines`]; after the records, whose values are unescaped as JSON), and
 /// with the line breaks it lost put back ([`restore_line_breaks`]; after both, since a trace
 /// inside a string is one line until then); a whole log, by its records that report trouble
@@ -31,11 +31,11 @@ pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
     let text = then(text, strip_decorations);
     let text = then(text, strip_container_log_prefixes);
     let text = then(text, join_hard_wraps);
-    let text = then(text, unwrap_json_lines);
+    let text = then(text, unwrap_json_values);
     // An escaped string's lines are read like pasted ones once they are lines: a prefix on
     // each, or a terminal's cut, is inside the string.
     let text = match unescape_string_lines(&text) {
-        Cow::Owned(lines) => Cow::Owned(reread_lines(&lines).into_owned()),
+        Cow::Owned(lines) => Cow::Owned(reread_value(&lines).into_owned()),
         Cow::Borrowed(_) => text,
     };
     // Colours written as `\u001b` in a JSON or escaped value are real escapes only now.
@@ -44,7 +44,26 @@ pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
     then(text, focus_long_log)
 }
 
-/// The passes over printed lines, for the lines an escaped string held.
+/// Each JSON record read by its values ([`crate::json_lines`]), each value read as printed
+/// text of its own: a Compose name, a terminal's cut or a record inside a value (a service
+/// logging another program's JSON output) is read as in a paste. One value at a time, so
+/// that no cut is seen across two values (ECS repeats the message as the stack trace's first
+/// line, which can look like a line cut at its width).
+fn unwrap_json_values(text: &str) -> Cow<'_, str> {
+    unwrap_json_lines_with(text, reread_value)
+}
+
+/// A JSON value's lines, read like pasted ones; a record inside it by its values (one level).
+fn reread_value(value: &str) -> Cow<'_, str> {
+    then(reread_lines(value), unwrap_nested_json)
+}
+
+/// The records inside a JSON value, by their values.
+fn unwrap_nested_json(text: &str) -> Cow<'_, str> {
+    unwrap_json_lines_with(text, reread_lines)
+}
+
+/// The passes over printed lines, for the lines a JSON value or an escaped string held.
 fn reread_lines(text: &str) -> Cow<'_, str> {
     let text = then(Cow::Borrowed(text), strip_decorations);
     let text = then(text, strip_container_log_prefixes);
@@ -452,6 +471,33 @@ mod tests {
         assert_eq!(
             strip_decorations("kafka-manager_1  | WARN Connection to node 1 failed"),
             "WARN Connection to node 1 failed"
+        );
+    }
+
+    #[test]
+    fn a_json_records_values_are_read_like_pasted_text() {
+        let message = "Deadlock found when trying to get lock; try restarting transaction";
+        // A record logged inside a record's value (a service logging another's JSON output).
+        let inner = format!(r#"{{"level":"fatal","msg":"output exec error: {message}"}}"#);
+        let outer = serde_json::json!({"log.level": "ERROR", "message": inner}).to_string();
+        assert_eq!(as_printed(&outer), format!("output exec error: {message}"));
+        // A Compose name inside a value goes as it does before a pasted line.
+        let composed = serde_json::json!({"message": format!("kafdrop_1  | WARN {message}")});
+        assert_eq!(as_printed(&composed.to_string()), format!("WARN {message}"));
+        // A terminal's cut is joined inside a value, never across two values: ECS repeats
+        // the message (here as long as the cut line) as the stack trace's first line.
+        let line = "java.sql.SQLException: The last packet successfully received from the se";
+        let cut = format!(
+            "{line}\\nrver was 30,030 milliseconds ago.\\n\\tat com.mysql.jdbc.Util.a(Util.java:425)"
+        );
+        let ecs = format!(r#"{{"message":"{line}","error.stack_trace":"{cut}"}}"#);
+        let printed = as_printed(&ecs);
+        let lines: Vec<&str> = printed.lines().collect();
+        assert_eq!(lines.len(), 3, "{printed}");
+        assert_eq!(lines[0], line, "{printed}");
+        assert!(
+            lines[1].starts_with(line) && lines[1].ends_with("30,030 milliseconds ago."),
+            "{printed}"
         );
     }
 

@@ -67,16 +67,19 @@ pub(crate) fn strip_terminal_codes(text: &str) -> Cow<'_, str> {
 /// is followed by what starts a printed line: not a lower-case word other than `at `, an
 /// exception (`java.io.IOException:`), a logger or a Compose service with its replica number
 /// (`kafka_1  | `), not a quote, a closing bracket or a regex operator.
-/// `\new`, `C:\tmp\n1\x`, `'\n'` and `[^\n]` are a path's, a DDL's, a regex's. JSON records
-/// are read before this pass (see [`crate::json_lines`]).
+/// `\new`, `C:\tmp\n1\x`, `'\n'` and `[^\n]` are a path's, a DDL's, a regex's. A line
+/// that is a JSON text written as a string (`{\"level\":\"ERROR\",…}`: a record logged inside
+/// another one) counts too. JSON records are read before this pass (see
+/// [`crate::json_lines`]).
 pub(crate) fn unescape_string_lines(text: &str) -> Cow<'_, str> {
-    if !text.contains("\\n") || !text.lines().any(escapes_line_breaks) {
+    let escaped = |line: &str| escapes_line_breaks(line) || is_escaped_json(line);
+    if !text.contains('\\') || !text.lines().any(escaped) {
         return Cow::Borrowed(text);
     }
     let lines: Vec<Cow<'_, str>> = text
         .lines()
         .map(|line| {
-            if escapes_line_breaks(line) {
+            if escaped(line) {
                 // A value copied with its quotes: they are the record's, not the message's.
                 let t = line.trim();
                 let value = t
@@ -91,6 +94,16 @@ pub(crate) fn unescape_string_lines(text: &str) -> Cow<'_, str> {
         })
         .collect();
     Cow::Owned(lines.join("\n"))
+}
+
+/// Whether a line is a JSON object or array written as a string: it opens with `{\"` or
+/// `[{\"` (or `[\"`) and closes with `}` or `]`.
+fn is_escaped_json(line: &str) -> bool {
+    let t = line.trim();
+    ["{\\\"", "[{\\\"", "[\\\""]
+        .iter()
+        .any(|open| t.starts_with(open))
+        && (t.ends_with('}') || t.ends_with(']'))
 }
 
 /// Whether a line writes its line breaks as `\n` escapes (see [`unescape_string_lines`]).
@@ -228,6 +241,23 @@ mod tests {
             strip_terminal_codes("plain\ttext"),
             Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn a_json_text_written_as_a_string_is_unescaped() {
+        let escaped =
+            r#"{\"errors\":[{\"message\":\"Incorrect string value: '\\xE6' for column 'v'\"}]}"#;
+        assert_eq!(
+            unescape_string_lines(escaped),
+            r#"{"errors":[{"message":"Incorrect string value: '\xE6' for column 'v'"}]}"#
+        );
+        // A JSON text as printed, and a line that only opens like one, stay.
+        for kept in [
+            r#"{"errors":[{"message":"x"}]}"#,
+            r#"{\"errors\": cut off here"#,
+        ] {
+            assert_eq!(unescape_string_lines(kept), kept);
+        }
     }
 
     #[test]

@@ -16,7 +16,19 @@ use std::fmt;
 /// In a whole log (as many lines as [`crate::long_log`] reads by its records), a record's
 /// level stays, before its first value (`ERROR Task failed.`): the level is how a long log's
 /// failure is told from the routine records around it.
+#[cfg(test)]
 pub(crate) fn unwrap_json_lines(text: &str) -> Cow<'_, str> {
+    unwrap_json_lines_with(text, as_is)
+}
+
+#[cfg(test)]
+fn as_is(value: &str) -> Cow<'_, str> {
+    Cow::Borrowed(value)
+}
+
+/// [`unwrap_json_lines`] with each value read by `reread` (a value is printed text of its
+/// own, see [`crate::decoration`]).
+pub(crate) fn unwrap_json_lines_with(text: &str, reread: fn(&str) -> Cow<'_, str>) -> Cow<'_, str> {
     if !text.lines().any(is_json_shaped) {
         return Cow::Borrowed(text);
     }
@@ -41,7 +53,11 @@ pub(crate) fn unwrap_json_lines(text: &str) -> Cow<'_, str> {
             {
                 values[0] = format!("{level} {}", values[0]);
             }
-            lines.extend(values.into_iter().map(Cow::Owned));
+            lines.extend(
+                values
+                    .into_iter()
+                    .map(|v| Cow::Owned(reread(&v).into_owned())),
+            );
         }
     }
     if unwrapped {

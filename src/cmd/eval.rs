@@ -52,11 +52,11 @@ type SwitchOff = fn(&mut Tuning);
 type SetConstant = fn(&mut Tuning, f32);
 
 /// The last parts in [`ABLATIONS`], which are parts of confidence, not of the ranking.
-const CONFIDENCE_PARTS: usize = 10;
+const CONFIDENCE_PARTS: usize = 11;
 
 /// Ranking parts `--ablate` can switch off (the last [`CONFIDENCE_PARTS`] are parts of
 /// confidence), each with how it is switched off.
-const ABLATIONS: [(&str, SwitchOff); 32] = [
+const ABLATIONS: [(&str, SwitchOff); 33] = [
     ("paste-splitting", |t| t.paste_splitting = false),
     ("reader-prose", |t| t.reader_prose = false),
     ("punctuated-questions", |t| t.punctuated_questions = false),
@@ -80,6 +80,7 @@ const ABLATIONS: [(&str, SwitchOff); 32] = [
     ("long-page", |t| t.long_page_damping = 0.0),
     ("symptom-lines", |t| t.symptom_weight = 0.0),
     ("divergence", |t| t.no_divergence = false),
+    ("sentence-ends", |t| t.sentence_ends = false),
     ("connector-agreement", |t| t.connector_agreement = false),
     ("cross-connector", |t| t.cross_connector = false),
     ("generic-errors", |t| t.generic_errors = false),

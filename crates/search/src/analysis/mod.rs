@@ -121,6 +121,48 @@ pub fn analyze_parts(text: &str, a: Analyzer) -> Vec<String> {
         .collect()
 }
 
+/// Stands between two sentences in [`analyze_sentences`]; no analyzer emits it.
+pub const SENTENCE_END: &str = "§end";
+
+/// [`analyze_parts`] sentence by sentence, with [`SENTENCE_END`] between sentences (the
+/// analyzers drop punctuation, so `Value out of range. Value: 7` would read as going on
+/// `range value`). A sentence ends at `.`, `!` or `?` followed by white space and an
+/// upper-case letter.
+pub fn analyze_sentences(text: &str, a: Analyzer) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for piece in sentences(text) {
+        let toks = analyze_parts(piece, a);
+        if toks.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(SENTENCE_END.to_string());
+        }
+        out.extend(toks);
+    }
+    out
+}
+
+/// `text` cut after each sentence end (see [`analyze_sentences`]).
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    for (i, c) in text.char_indices() {
+        if !matches!(c, '.' | '!' | '?') {
+            continue;
+        }
+        let end = i + c.len_utf8();
+        let rest = &text[end..];
+        let trimmed = rest.trim_start();
+        if trimmed.len() < rest.len() && trimmed.chars().next().is_some_and(char::is_uppercase) {
+            out.push(&text[from..end]);
+            from = end;
+        }
+    }
+    out.push(&text[from..]);
+    out
+}
+
 /// Receives tokens in analysis order (parts as they come, a chunk's extras after its parts).
 trait TokenSink {
     fn push(&mut self, text: &str, from: usize, to: usize, pos: usize, part: bool);

@@ -349,3 +349,30 @@ fn numbers_with_thousands_separators_are_one_value() {
     // Other analyzers keep the digits.
     assert_eq!(analyze_parts("16,603", Analyzer::Prose), vec!["16", "603"]);
 }
+
+#[test]
+fn sentence_ends_are_marked_between_sentences_only() {
+    let end = SENTENCE_END.to_string();
+    let toks = analyze_sentences("Value out of range. Value: 7", Analyzer::Sig);
+    assert_eq!(toks.iter().filter(|t| **t == end).count(), 1);
+    let at = toks.iter().position(|t| *t == end).unwrap_or_default();
+    assert_eq!(
+        (toks[at - 1].as_str(), toks[at + 1].as_str()),
+        ("range", "value")
+    );
+    // Dots in names, numbers and versions, and a lower-case word after a dot, end nothing.
+    for text in [
+        "java.sql.SQLException: Incorrect string value",
+        "not found, Possible causes: 1.snapshot expires too fast",
+        "the server was 28,801,234 ms ago. is longer than 'wait_timeout'",
+    ] {
+        let toks = analyze_sentences(text, Analyzer::Sig);
+        assert_eq!(toks, analyze_parts(text, Analyzer::Sig), "{text}");
+    }
+    // `!` and `?` end sentences too; a text with no words between two ends gets one mark.
+    let toks = analyze_sentences(
+        "Give up committing! Retry? Conflicts... Done",
+        Analyzer::Sig,
+    );
+    assert_eq!(toks.iter().filter(|t| **t == end).count(), 3, "{toks:?}");
+}

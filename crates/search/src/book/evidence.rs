@@ -4,7 +4,7 @@
 
 use super::Matches;
 use crate::Signals;
-use crate::analysis::{Analyzer, analyze_parts};
+use crate::analysis::{Analyzer, SENTENCE_END, analyze_parts, analyze_sentences};
 use crate::query::{BuiltQuery, ClauseKind, is_mask};
 use crate::schema::{F_BODY, F_SIG};
 use std::collections::{BTreeMap, HashSet};
@@ -74,20 +74,31 @@ const GAP: &str = "§gap";
 /// The signature parts of each error text's message (error texts with none are dropped). A
 /// writer's elision, ` ... ` or ` … ` standing alone between words (`Failed to deserialize
 /// data of EventHeaderV4 .... Caused by: …`), becomes a [`GAP`] token: no run crosses it,
-/// and a run next to it does not differ there, since what was left out is not known.
-pub(super) fn error_tokens(errors: &[&str]) -> Vec<Vec<String>> {
+/// and a run next to it does not differ there, since what was left out is not known. With
+/// `sentence_ends`, a [`SENTENCE_END`] stands between sentences (see
+/// [`crate::Tuning::sentence_ends`]).
+pub(super) fn error_tokens(errors: &[&str], sentence_ends: bool) -> Vec<Vec<String>> {
     errors
         .iter()
         .map(|e| {
             let pieces: Vec<Vec<String>> = elided_pieces(crate::paste::message_part(e))
                 .into_iter()
-                .map(|piece| analyze_parts(piece, Analyzer::Sig))
+                .map(|piece| sig_tokens(piece, sentence_ends))
                 .filter(|toks| !toks.is_empty())
                 .collect();
             pieces.join(&GAP.to_string())
         })
         .filter(|toks| !toks.is_empty())
         .collect()
+}
+
+/// The signature parts of `text`, with sentence ends marked when `sentence_ends`.
+fn sig_tokens(text: &str, sentence_ends: bool) -> Vec<String> {
+    if sentence_ends {
+        analyze_sentences(text, Analyzer::Sig)
+    } else {
+        analyze_parts(text, Analyzer::Sig)
+    }
 }
 
 /// The parts of `text` between elisions: words made only of three or more dots, or `…`,
@@ -132,7 +143,10 @@ fn closes_quote(word: &str, q: char) -> bool {
 
 /// The number of an error text's tokens that are words (not gaps).
 pub(super) fn word_count(toks: &[String]) -> usize {
-    toks.iter().filter(|t| *t != GAP).count().max(1)
+    toks.iter()
+        .filter(|t| *t != GAP && *t != SENTENCE_END)
+        .count()
+        .max(1)
 }
 
 /// The longest run of consecutive tokens shared by a query line and one error text (see
@@ -147,10 +161,15 @@ pub(super) fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> Ov
     for toks in errors {
         for line in lines {
             let (run, end_err, end_line) = longest_common_run(toks, line);
-            let share = run as f32 / word_count(toks) as f32;
             let (after, before) = differ_around(toks, line, run, end_err, end_line);
+            // A sentence end both texts share is no word of the run.
+            let words = toks[end_err - run..end_err]
+                .iter()
+                .filter(|t| *t != SENTENCE_END)
+                .count();
+            let share = words as f32 / word_count(toks) as f32;
             let o = Overlap {
-                run,
+                run: words,
                 share,
                 after,
                 before,
@@ -332,8 +351,10 @@ mod tests {
 
     #[test]
     fn a_run_of_the_template_tail_after_a_value_differs() {
-        let documented =
-            error_tokens(&["Incorrect string value: '\\xF0\\x9F' for column 'test' at row 1"]);
+        let documented = error_tokens(
+            &["Incorrect string value: '\\xF0\\x9F' for column 'test' at row 1"],
+            true,
+        );
         let other = [line(
             "com.mysql.jdbc.MysqlDataTruncation: Data truncation: Data too long for column 'name' at row 1",
         )];
@@ -350,11 +371,33 @@ mod tests {
         let o = error_overlap(&documented, &same);
         assert!(!o.diverges(), "run {}", o.run);
         // One word before the value is a message of its own value, not a head cut off.
-        let topic = error_tokens(&["Topic 'orders' not present in metadata after 60000 ms"]);
+        let topic = error_tokens(
+            &["Topic 'orders' not present in metadata after 60000 ms"],
+            true,
+        );
         let named = [line(
             "Topic payments not present in metadata after 60000 ms",
         )];
         assert!(!error_overlap(&topic, &named).diverges());
+    }
+
+    #[test]
+    fn a_run_does_not_cross_a_sentence_end_the_other_text_goes_on_over() {
+        let documented = "Value out of range. Value: 42";
+        // MySQL's message of another template reads `out of range value` without the mark.
+        let other = [line("Out of range value for column 'me' at row 1")];
+        let marked = error_tokens(&[documented], true);
+        let unmarked = error_tokens(&[documented], false);
+        assert_eq!(error_overlap(&unmarked, &other).run, 4);
+        assert_eq!(error_overlap(&marked, &other).run, 3);
+        // The message itself goes on past the end both texts have; the mark is no word.
+        let same = [analyze_sentences(
+            "Value out of range. Value: 7",
+            Analyzer::Sig,
+        )];
+        let o = error_overlap(&marked, &same);
+        assert_eq!(word_count(&marked[0]), marked[0].len() - 1);
+        assert_eq!((o.run, o.share), (word_count(&marked[0]), 1.0));
     }
 
     #[test]
@@ -383,17 +426,23 @@ mod tests {
             "EventDataDeserializationException: Failed to deserialize data of \
              EventHeaderV4{timestamp=1631767918000, eventType=UPDATE_ROWS}",
         )];
-        let elided = error_tokens(&[
-            "EventDataDeserializationException: Failed to deserialize data of EventHeaderV4 \
+        let elided = error_tokens(
+            &[
+                "EventDataDeserializationException: Failed to deserialize data of EventHeaderV4 \
              .... Caused by: java.net.SocketException: Connection reset",
-        ]);
+            ],
+            true,
+        );
         let o = error_overlap(&elided, &paste);
         assert!(o.run >= 5 && !o.after, "run {} after {}", o.run, o.after);
         // The same words written without the elision are another message going on.
-        let whole = error_tokens(&[
-            "EventDataDeserializationException: Failed to deserialize data of EventHeaderV4 \
+        let whole = error_tokens(
+            &[
+                "EventDataDeserializationException: Failed to deserialize data of EventHeaderV4 \
              Caused by: java.net.SocketException: Connection reset",
-        ]);
+            ],
+            true,
+        );
         let o = error_overlap(&whole, &paste);
         assert!(o.run >= 5 && o.after, "run {} after {}", o.run, o.after);
         // The gap is not counted as a word of the text, and no run crosses it.

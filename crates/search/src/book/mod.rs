@@ -248,7 +248,7 @@ impl BookIndex {
         if generic.is_empty() {
             return false;
         }
-        let generic = error_tokens(&generic);
+        let generic = error_tokens(&generic, tuning.sentence_ends);
         let repeats_generic = generic.iter().any(|toks| {
             let o = error_overlap(std::slice::from_ref(toks), &built.sig_lines);
             o.run >= tuning.min_error_run.min(word_count(toks)) && o.share >= tuning.min_error_share
@@ -366,7 +366,7 @@ impl BookIndex {
             .zip(matches)
             .map(|((&(score, _), doc), m)| {
                 // Each error text is analysed once, for both checks.
-                let errors = error_tokens(&self.error_texts(&doc));
+                let errors = error_tokens(&self.error_texts(&doc), opts.tuning.sentence_ends);
                 let overlap = error_overlap(&errors, &built.sig_lines);
                 // Only a different outcome after the run: a different word before it may be a
                 // value (`… at SourceInfo [… databaseName=null], but this is no longer …`).

@@ -15,7 +15,7 @@ use super::words::{
     drop_function_words, known_candidates, named_connectors, rank_words, weigh_connector_mentions,
 };
 use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
-use crate::analysis::{analyze, analyze_parts};
+use crate::analysis::{analyze, analyze_parts, analyze_sentences};
 use crate::decoration::as_printed;
 use crate::paste::{LineRole, Paste, split_paste_with};
 use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
@@ -130,7 +130,7 @@ pub(crate) fn build_query(
         surfaces: kept,
         field_terms: terms.fields,
         symptom_terms: terms.symptoms,
-        sig_lines: sig_lines(&paste),
+        sig_lines: sig_lines(&paste, tuning.sentence_ends),
         one_line: pasted_lines().count() == 1,
         logged_line: pasted_lines().count() == 1 && pasted_lines().all(|l| l.logged),
         plain_words,
@@ -195,8 +195,9 @@ fn is_short_query(paste: &Paste<'_>) -> bool {
 }
 
 /// The signature-analyzed parts of the message and context lines (not frames, not the
-/// reader's prose, not a class whose message is on the next line), for confidence.
-fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
+/// reader's prose, not a class whose message is on the next line), for confidence; with
+/// `sentence_ends`, sentence ends marked as in error texts.
+fn sig_lines(paste: &Paste<'_>, sentence_ends: bool) -> Vec<Vec<String>> {
     paste
         .lines
         .iter()
@@ -208,10 +209,12 @@ fn sig_lines(paste: &Paste<'_>) -> Vec<Vec<String>> {
         })
         .take(MAX_SIG_LINES)
         .map(|l| {
-            analyze_parts(
-                crate::paste::message_part(l.text),
-                TEXT_FIELDS[F_SIG].analyzer,
-            )
+            let message = crate::paste::message_part(l.text);
+            if sentence_ends {
+                analyze_sentences(message, TEXT_FIELDS[F_SIG].analyzer)
+            } else {
+                analyze_parts(message, TEXT_FIELDS[F_SIG].analyzer)
+            }
         })
         .collect()
 }

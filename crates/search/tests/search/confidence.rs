@@ -352,3 +352,52 @@ fn an_entry_for_every_connector_agrees_with_any_connector_named() {
     let q = "General error: Widget records lost between the broker and the frame writer";
     assert_part_gives_confidence(&idx, q, "kafka-lost", off);
 }
+
+/// Words a paste shares with an error text across the text's sentence end, where the paste
+/// goes on in one sentence, are another message (see `Tuning::sentence_ends`); the message
+/// itself, with its own sentence end, is still a confident answer.
+#[test]
+fn a_run_across_a_sentence_end_is_another_message() {
+    let mut docs = vec![entry(
+        "gauge-range",
+        "gauge",
+        "Gauge reader fails: value out of range",
+        &["Value out of range. Value:"],
+        "Use a wider type.",
+        "",
+    )];
+    docs.extend(fillers(
+        10,
+        "gauge",
+        "Another gauge question",
+        "Tune the reader when a column of a row shows an error.",
+    ));
+    let idx = index_of(&docs);
+    // In so small a book the line is also nearly all the entry's words, which the other rule
+    // for one line reads (`Tuning::word_confidence`); off, the repeated error alone decides.
+    let on = || Tuning {
+        word_confidence: false,
+        ..Tuning::default()
+    };
+    let other = "Error 1264 (22003): Out of range value for column 'me' at row 1";
+    assert_eq!(
+        top_confident(&idx, other, on()),
+        ("gauge-range".to_string(), false)
+    );
+    let off = Tuning {
+        sentence_ends: false,
+        ..on()
+    };
+    assert_eq!(
+        top_confident(&idx, other, off),
+        ("gauge-range".to_string(), true)
+    );
+    assert_eq!(
+        top_confident(
+            &idx,
+            "Value out of range. Value: 2147483648",
+            Tuning::default()
+        ),
+        ("gauge-range".to_string(), true)
+    );
+}

@@ -209,7 +209,13 @@ impl BookIndex {
         signals.error_run = first.overlap.run;
         signals.error_share = first.overlap.share;
         signals.error_diverges = first.overlap.diverges();
-        let query_tokens: usize = built.sig_lines.iter().map(Vec::len).sum();
+        // Sentence ends are marks, not words.
+        let query_tokens = built
+            .sig_lines
+            .iter()
+            .flatten()
+            .filter(|t| *t != crate::analysis::SENTENCE_END)
+            .count();
         signals.error_query_share = signals.error_run as f32 / query_tokens.max(1) as f32;
         signals
     }

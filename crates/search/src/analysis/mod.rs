@@ -124,11 +124,14 @@ pub fn analyze_parts(text: &str, a: Analyzer) -> Vec<String> {
 /// Stands between two sentences in [`analyze_sentences`]; no analyzer emits it.
 pub const SENTENCE_END: &str = "§end";
 
-/// [`analyze_parts`] sentence by sentence, with [`SENTENCE_END`] between sentences (the
-/// analyzers drop punctuation, so `Value out of range. Value: 7` would read as going on
-/// `range value`). A sentence ends at `.`, `!` or `?` followed by white space and an
-/// upper-case letter.
-pub fn analyze_sentences(text: &str, a: Analyzer) -> Vec<String> {
+/// [`analyze_parts`] sentence by sentence, with [`SENTENCE_END`] between sentences when
+/// `mark` (the analyzers drop punctuation, so `Value out of range. Value: 7` would read as
+/// going on `range value`). A sentence ends at `.`, `!` or `?` followed by white space and
+/// an upper-case letter.
+pub fn analyze_sentences(text: &str, a: Analyzer, mark: bool) -> Vec<String> {
+    if !mark {
+        return analyze_parts(text, a);
+    }
     let mut out: Vec<String> = Vec::new();
     for piece in sentences(text) {
         let toks = analyze_parts(piece, a);

@@ -353,7 +353,7 @@ fn numbers_with_thousands_separators_are_one_value() {
 #[test]
 fn sentence_ends_are_marked_between_sentences_only() {
     let end = SENTENCE_END.to_string();
-    let toks = analyze_sentences("Value out of range. Value: 7", Analyzer::Sig);
+    let toks = analyze_sentences("Value out of range. Value: 7", Analyzer::Sig, true);
     assert_eq!(toks.iter().filter(|t| **t == end).count(), 1);
     let at = toks.iter().position(|t| *t == end).unwrap_or_default();
     assert_eq!(
@@ -366,13 +366,14 @@ fn sentence_ends_are_marked_between_sentences_only() {
         "not found, Possible causes: 1.snapshot expires too fast",
         "the server was 28,801,234 ms ago. is longer than 'wait_timeout'",
     ] {
-        let toks = analyze_sentences(text, Analyzer::Sig);
+        let toks = analyze_sentences(text, Analyzer::Sig, true);
         assert_eq!(toks, analyze_parts(text, Analyzer::Sig), "{text}");
     }
     // `!` and `?` end sentences too; a text with no words between two ends gets one mark.
     let toks = analyze_sentences(
         "Give up committing! Retry? Conflicts... Done",
         Analyzer::Sig,
+        true,
     );
     assert_eq!(toks.iter().filter(|t| **t == end).count(), 3, "{toks:?}");
 }

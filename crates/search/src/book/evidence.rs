@@ -4,7 +4,7 @@
 
 use super::Matches;
 use crate::Signals;
-use crate::analysis::{Analyzer, SENTENCE_END, analyze_parts, analyze_sentences};
+use crate::analysis::{Analyzer, SENTENCE_END, analyze_sentences};
 use crate::query::{BuiltQuery, ClauseKind, is_mask};
 use crate::schema::{F_BODY, F_SIG};
 use std::collections::{BTreeMap, HashSet};
@@ -83,22 +83,13 @@ pub(super) fn error_tokens(errors: &[&str], sentence_ends: bool) -> Vec<Vec<Stri
         .map(|e| {
             let pieces: Vec<Vec<String>> = elided_pieces(crate::paste::message_part(e))
                 .into_iter()
-                .map(|piece| sig_tokens(piece, sentence_ends))
+                .map(|piece| analyze_sentences(piece, Analyzer::Sig, sentence_ends))
                 .filter(|toks| !toks.is_empty())
                 .collect();
             pieces.join(&GAP.to_string())
         })
         .filter(|toks| !toks.is_empty())
         .collect()
-}
-
-/// The signature parts of `text`, with sentence ends marked when `sentence_ends`.
-fn sig_tokens(text: &str, sentence_ends: bool) -> Vec<String> {
-    if sentence_ends {
-        analyze_sentences(text, Analyzer::Sig)
-    } else {
-        analyze_parts(text, Analyzer::Sig)
-    }
 }
 
 /// The parts of `text` between elisions: words made only of three or more dots, or `…`,
@@ -346,7 +337,7 @@ mod tests {
     use super::*;
 
     fn line(text: &str) -> Vec<String> {
-        analyze_parts(crate::paste::message_part(text), Analyzer::Sig)
+        crate::analysis::analyze_parts(crate::paste::message_part(text), Analyzer::Sig)
     }
 
     #[test]
@@ -394,6 +385,7 @@ mod tests {
         let same = [analyze_sentences(
             "Value out of range. Value: 7",
             Analyzer::Sig,
+            true,
         )];
         let o = error_overlap(&marked, &same);
         assert_eq!(word_count(&marked[0]), marked[0].len() - 1);

@@ -15,7 +15,7 @@ use super::words::{
     drop_function_words, known_candidates, named_connectors, rank_words, weigh_connector_mentions,
 };
 use super::{BuiltQuery, Clause, ClauseKind, MAX_TERMS_UNCUT, Tuning};
-use crate::analysis::{analyze, analyze_parts, analyze_sentences};
+use crate::analysis::{analyze, analyze_sentences};
 use crate::decoration::as_printed;
 use crate::paste::{LineRole, Paste, split_paste_with};
 use crate::schema::{F_BODY, F_SIG, F_TITLE, KbSchema, TEXT_FIELDS};
@@ -209,12 +209,11 @@ fn sig_lines(paste: &Paste<'_>, sentence_ends: bool) -> Vec<Vec<String>> {
         })
         .take(MAX_SIG_LINES)
         .map(|l| {
-            let message = crate::paste::message_part(l.text);
-            if sentence_ends {
-                analyze_sentences(message, TEXT_FIELDS[F_SIG].analyzer)
-            } else {
-                analyze_parts(message, TEXT_FIELDS[F_SIG].analyzer)
-            }
+            analyze_sentences(
+                crate::paste::message_part(l.text),
+                TEXT_FIELDS[F_SIG].analyzer,
+                sentence_ends,
+            )
         })
         .collect()
 }

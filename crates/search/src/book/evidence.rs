@@ -132,12 +132,14 @@ fn closes_quote(word: &str, q: char) -> bool {
         .ends_with(q)
 }
 
-/// The number of an error text's tokens that are words (not gaps).
+/// Whether a token is a word, not a mark ([`GAP`], [`SENTENCE_END`]).
+pub(super) fn is_word(t: &str) -> bool {
+    t != GAP && t != SENTENCE_END
+}
+
+/// The number of an error text's tokens that are words (not marks).
 pub(super) fn word_count(toks: &[String]) -> usize {
-    toks.iter()
-        .filter(|t| *t != GAP && *t != SENTENCE_END)
-        .count()
-        .max(1)
+    toks.iter().filter(|t| is_word(t)).count().max(1)
 }
 
 /// The longest run of consecutive tokens shared by a query line and one error text (see
@@ -156,7 +158,7 @@ pub(super) fn error_overlap(errors: &[Vec<String>], lines: &[Vec<String>]) -> Ov
             // A sentence end both texts share is no word of the run.
             let words = toks[end_err - run..end_err]
                 .iter()
-                .filter(|t| *t != SENTENCE_END)
+                .filter(|t| is_word(t))
                 .count();
             let share = words as f32 / word_count(toks) as f32;
             let o = Overlap {

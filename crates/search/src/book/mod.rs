@@ -13,7 +13,7 @@ use crate::version::match_stored_specs;
 use crate::{Hit, SearchError, SearchOptions, SearchResults, Signals};
 use evidence::{
     Overlap, best_word_scores, coverage, covered_share, error_cover, error_overlap, error_tokens,
-    is_confident, repeats_error_text, sig_share, word_count,
+    is_confident, is_word, repeats_error_text, sig_share, word_count,
 };
 use hit_text::{best_error, explain_text, snippet};
 use std::collections::HashSet;
@@ -209,12 +209,11 @@ impl BookIndex {
         signals.error_run = first.overlap.run;
         signals.error_share = first.overlap.share;
         signals.error_diverges = first.overlap.diverges();
-        // Sentence ends are marks, not words.
         let query_tokens = built
             .sig_lines
             .iter()
             .flatten()
-            .filter(|t| *t != crate::analysis::SENTENCE_END)
+            .filter(|t| is_word(t))
             .count();
         signals.error_query_share = signals.error_run as f32 / query_tokens.max(1) as f32;
         signals

@@ -6,7 +6,7 @@
 //! spaces; a terminal's colours and a string value's escapes ([`crate::escapes`]); and
 //! lines broken at a fixed width ([`crate::hard_wraps`]).
 
-use crate::escapes::{strip_terminal_codes, unescape_string_lines};
+use crate::escapes::{collapse_doubled_byte_escapes, strip_terminal_codes, unescape_string_lines};
 use crate::hard_wraps::join_hard_wraps;
 use crate::json_lines::unwrap_json_lines_with;
 use crate::line_breaks::restore_line_breaks;
@@ -40,6 +40,7 @@ pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {
     };
     // Colours written as `\u001b` in a JSON or escaped value are real escapes only now.
     let text = then(text, strip_terminal_codes);
+    let text = then(text, collapse_doubled_byte_escapes);
     let text = then(text, restore_line_breaks);
     then(text, focus_long_log)
 }

@@ -96,6 +96,41 @@ pub(crate) fn unescape_string_lines(text: &str) -> Cow<'_, str> {
     Cow::Owned(lines.join("\n"))
 }
 
+/// `text` with byte escapes printed with their backslash escaped (`\\xF0\\x9F`, a string's
+/// `repr` printed inside another string, as Python's and Ruby's database errors show them)
+/// written once (`\xF0\x9F`), as the database printed them. Runs after the string passes:
+/// a JSON text holds `\\x` for `\x`, which they undo.
+pub(crate) fn collapse_doubled_byte_escapes(text: &str) -> Cow<'_, str> {
+    if !text.contains("\\\\x") && !text.contains("\\\\X") {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let doubled = |i: usize| {
+        bytes.get(i..i + 5).is_some_and(|b| {
+            b[0] == b'\\'
+                && b[1] == b'\\'
+                && (b[2] == b'x' || b[2] == b'X')
+                && b[3].is_ascii_hexdigit()
+                && b[4].is_ascii_hexdigit()
+        })
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if doubled(i) {
+            // Both backslashes are ASCII: these are char boundaries.
+            out.push_str(&text[from..i]);
+            from = i + 1;
+            i += 5;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&text[from..]);
+    Cow::Owned(out)
+}
+
 /// Whether a line is a JSON object or array written as a string: it opens with `{\"` or
 /// `[{\"` (or `[\"`) and closes with `}` or `]`.
 fn is_escaped_json(line: &str) -> bool {
@@ -223,6 +258,18 @@ fn unescape(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn doubled_byte_escapes_are_read_as_printed_once() {
+        assert_eq!(
+            collapse_doubled_byte_escapes(r"(1366, 'Incorrect string value: '\\xF0\\x9F\\x8D...')"),
+            r"(1366, 'Incorrect string value: '\xF0\x9F\x8D...')"
+        );
+        // Other doubled backslashes are a path's or a regex's: they stay.
+        for kept in [r"C:\\tmp\\x1", r"\\d+\\xZZ", r"'\xF0\x9F'"] {
+            assert_eq!(collapse_doubled_byte_escapes(kept), kept, "{kept}");
+        }
+    }
 
     #[test]
     fn terminal_colours_and_titles_go_tabs_stay() {

@@ -141,6 +141,7 @@ fn strip_prefix(line: &str) -> Stripped<'_> {
     let mut in_prefix = false;
     let mut error_level = false;
     let mut record = false;
+    let mut spring = false;
     for _ in 0..10 {
         let (w, after) = first_word(rest);
         if w.is_empty() {
@@ -158,6 +159,13 @@ fn strip_prefix(line: &str) -> Stripped<'_> {
             rest = after.trim_start();
             in_prefix = true;
             record |= is_date_or_time(w);
+            continue;
+        }
+        // Spring Boot's pattern: the process id and `---` after the level, then the thread in
+        // brackets and the logger before ` : ` (`ERROR 6860 --- [main] o.s.b.App : message`).
+        if in_prefix && is_number(w) && first_word(after).0 == "---" {
+            rest = first_word(after).1.trim_start();
+            spring = true;
             continue;
         }
         // A bare number is a line number only when a timestamp follows (`409  2021-04-08 ...`).
@@ -200,7 +208,12 @@ fn strip_prefix(line: &str) -> Stripped<'_> {
         }
         break;
     }
-    if in_prefix {
+    if spring
+        && let Some(i) = rest.find(" : ")
+        && rest[..i].split_whitespace().count() == 1
+    {
+        rest = rest[i + 3..].trim_start();
+    } else if in_prefix {
         // `o.a.f.runtime.taskmanager.Task - message` or `Task [] - message` (log4j patterns).
         if let Some(i) = rest.find(" - ") {
             let logger = rest[..i].trim();
@@ -641,6 +654,21 @@ mod tests {
             assert_eq!(p.lines[0].text, "at org.a.B.m(B.java:12)", "{iso}");
             assert_eq!(p.lines[0].role, LineRole::Frame, "{iso}");
         }
+        // Spring Boot: process id, `---`, the thread (left-cut to its width) and the logger
+        // before ` : `; 3.x adds the application's name in brackets.
+        for spring in [
+            "2017-05-15 14:27:55.816 ERROR 6860 --- [afka-consumer-1] essageListenerContainer$ListenerConsumer : Container exception",
+            "2024-01-09T10:00:00.123+01:00  ERROR 1 --- [app] [           main] o.s.b.SpringApplication                  : Container exception",
+        ] {
+            assert_eq!(
+                split_paste(spring).lines[0].text,
+                "Container exception",
+                "{spring}"
+            );
+        }
+        // Without the process id and `---`, ` : ` is the message's own.
+        let p = split_paste("2024-05-01 10:00:00 ERROR Task : switched to FAILED");
+        assert_eq!(p.lines[0].text, "Task : switched to FAILED");
         // After an ISO time, a level and a class with its colon are no host and tag.
         let p = split_paste("2024-05-01T10:00:00Z ERROR Task: switched to FAILED");
         assert_eq!(p.lines[0].text, "Task: switched to FAILED");

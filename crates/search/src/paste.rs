@@ -163,8 +163,11 @@ fn strip_prefix(line: &str) -> Stripped<'_> {
         }
         // Spring Boot's pattern: the process id and `---` after the level, then the thread in
         // brackets and the logger before ` : ` (`ERROR 6860 --- [main] o.s.b.App : message`).
-        if in_prefix && is_number(w) && first_word(after).0 == "---" {
-            rest = first_word(after).1.trim_start();
+        if in_prefix
+            && is_number(w)
+            && let ("---", after_dashes) = first_word(after)
+        {
+            rest = after_dashes.trim_start();
             spring = true;
             continue;
         }

@@ -165,6 +165,10 @@ impl Locator {
 /// quotes and after a comment `#`. `quote` carries an open quote over to the next line, as
 /// double-quoted strings may span lines.
 fn key_offsets(line: &str, key: &str, quote: &mut Option<u8>) -> Vec<usize> {
+    // An empty key (`"": x`, valid YAML and TOML) is at every offset: it is not located.
+    if key.is_empty() {
+        return Vec::new();
+    }
     let b = line.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -205,6 +209,9 @@ fn key_offsets(line: &str, key: &str, quote: &mut Option<u8>) -> Vec<usize> {
 }
 
 fn find_key(line: &str, key: &str) -> Option<usize> {
+    if key.is_empty() {
+        return None;
+    }
     let mut from = 0;
     while let Some(i) = line[from..].find(key) {
         let at = from + i;

@@ -236,6 +236,27 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_key_is_reported_not_searched_for() {
+        // `""` is a valid key in YAML and TOML; locating it must end (it is at every offset).
+        let yaml = "---\ntitle: t\nconnector: kafka\nkind: error\nerrors:\n  - \"\": x\nversions:\n  - \"\": \"1\"\n---\nbody\n";
+        let toml = "+++\ntitle = \"t\"\nconnector = \"kafka\"\nkind = \"error\"\nerrors = [{ \"\" = \"x\" }]\n[[versions]]\n\"\" = \"1\"\n+++\nbody\n";
+        for text in [yaml, toml] {
+            let (_, d) = run(text);
+            let msgs: Vec<&str> = d.iter().map(|d| d.message.as_str()).collect();
+            assert!(
+                msgs.iter()
+                    .any(|m| m.contains("unknown key ``") && m.contains("errors item 1")),
+                "{msgs:?}"
+            );
+            assert!(
+                msgs.iter()
+                    .any(|m| m.contains("``") && m.contains("versions")),
+                "{msgs:?}"
+            );
+        }
+    }
+
+    #[test]
     fn reports_every_problem_with_positions() {
         let text = "---\ntitle: T\nconector: kafka\nkind: eror\nupdated: 2026-02-30\nversions:\n  - product: vvr\n    affected: \">=9, <8\"\n---\nbody\n";
         let (_, d) = run(text);

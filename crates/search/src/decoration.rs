@@ -363,7 +363,7 @@ fn numbered_lines(lines: &[&str]) -> bool {
         .filter(|l| has_words(l))
         .map(|l| line_number(l).map(|(n, _)| n))
         .collect();
-    numbers.is_some_and(|n| n.len() >= 2 && n.windows(2).all(|w| w[1] == w[0] + 1))
+    numbers.is_some_and(|n| n.len() >= 2 && n.windows(2).all(|w| w[0].checked_add(1) == Some(w[1])))
 }
 
 /// `text` in the characters a system prints where a web page, a word processor or an input
@@ -473,6 +473,9 @@ mod tests {
             strip_decorations("kafka-manager_1  | WARN Connection to node 1 failed"),
             "WARN Connection to node 1 failed"
         );
+        // The largest number has no next one (no overflow): these lines are not numbered.
+        let wrapped = "18446744073709551615 a\n0 b";
+        assert_eq!(strip_decorations(wrapped), wrapped);
     }
 
     #[test]

@@ -141,7 +141,7 @@ pub(super) fn candidates(
         for (fi, f) in TEXT_FIELDS.iter().enumerate() {
             for tok in analyze(line.text, f.analyzer) {
                 if is_mask(&tok.text)
-                    || values.iter().any(|&(a, b)| a <= tok.from && tok.to <= b)
+                    || within_value(&values, tok.from, tok.to)
                     || (tuning.paste_splitting && is_short_number(&tok.text))
                 {
                     continue;
@@ -186,24 +186,44 @@ pub(super) fn candidates(
     (surfaces, uncounted, cands)
 }
 
+/// Whether `from..to` lies inside one of `values`, spans in text order that do not overlap
+/// (the analyzer's masked values): a binary search, as a pasted blob can hold thousands.
+fn within_value(values: &[(usize, usize)], from: usize, to: usize) -> bool {
+    let after = values.partition_point(|&(a, _)| a <= from);
+    after > 0 && to <= values[after - 1].1
+}
+
 /// The run of ASCII letters and digits around `text[from..to]` (an identifier segment:
-/// `MongoDB` for its part `mongo`); the span itself when it is not ASCII alphanumeric.
+/// `MongoDB` for its part `mongo`); the span itself when it is not ASCII alphanumeric, or when
+/// the run is longer than [`MAX_SEGMENT_BYTES`] (a blob, not an identifier; walking it for each
+/// of its parts would take time quadratic in its length).
 fn ascii_segment(text: &str, from: usize, to: usize) -> &str {
     let bytes = text.as_bytes();
+    let span = text.get(from..to).unwrap_or("");
     let alnum = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_alphanumeric);
     if from >= to || !(from..to).all(alnum) {
-        return text.get(from..to).unwrap_or("");
+        return span;
     }
     let mut a = from;
     while a > 0 && alnum(a - 1) {
         a -= 1;
+        if to - a > MAX_SEGMENT_BYTES {
+            return span;
+        }
     }
     let mut b = to;
     while alnum(b) {
         b += 1;
+        if b - a > MAX_SEGMENT_BYTES {
+            return span;
+        }
     }
     text.get(a..b).unwrap_or("")
 }
+
+/// The longest identifier segment whose parts count as one word: as long as the longest chunk
+/// the analyzers emit whole.
+const MAX_SEGMENT_BYTES: usize = 160;
 
 /// Words naming a connector of the book say which entries the reader means.
 pub(super) fn weigh_connector_mentions(cands: &mut Candidates, named: &[bool], tuning: &Tuning) {
@@ -290,7 +310,7 @@ pub(super) fn compound_forms(text: &str, dfc: &mut DfCache<'_>) -> Vec<String> {
         .collect();
     let mut out: Vec<String> = Vec::new();
     for w in &words {
-        if w.len() < MIN_SPLIT_WORD || !lower(w) || known(dfc, w) {
+        if !(MIN_SPLIT_WORD..=MAX_SPLIT_WORD).contains(&w.len()) || !lower(w) || known(dfc, w) {
             continue;
         }
         // The first split into two known parts of three letters or more.
@@ -336,6 +356,9 @@ pub(super) fn compound_forms(text: &str, dfc: &mut DfCache<'_>) -> Vec<String> {
 const MIN_COMPOUND_PART: usize = 3;
 /// Only words of at least this many letters are split.
 const MIN_SPLIT_WORD: usize = 7;
+/// Nor words longer than this: a run of letters that long is a blob (a hash, base64), not two
+/// words, and trying each split point of a pasted blob would take time quadratic in its length.
+const MAX_SPLIT_WORD: usize = 40;
 
 /// Whether some entry has `word` in the keyword field `field`.
 fn in_keyword_field(word: &str, field: tantivy::schema::Field, searcher: &Searcher) -> bool {
@@ -450,5 +473,34 @@ pub(super) fn rank_words(cands: &[Candidate], words: &[String], n: u64, tuning: 
         surface_df,
         surface_score,
         keep,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_inside_a_masked_value_is_found_by_its_span() {
+        let values = [(0, 4), (10, 20), (30, 31)];
+        assert!(within_value(&values, 0, 4));
+        assert!(within_value(&values, 12, 15));
+        assert!(within_value(&values, 30, 31));
+        assert!(!within_value(&values, 4, 6));
+        assert!(!within_value(&values, 18, 22));
+        assert!(!within_value(&values, 9, 12));
+        assert!(!within_value(&[], 0, 1));
+    }
+
+    #[test]
+    fn an_identifier_segment_is_its_ascii_run_unless_a_blob() {
+        assert_eq!(ascii_segment("use MongoDB now", 4, 9), "MongoDB");
+        assert_eq!(ascii_segment("a-b", 0, 1), "a");
+        assert_eq!(ascii_segment("中文", 0, 6), "中文");
+        // A run longer than any identifier is a blob: each part is its own segment.
+        let blob = "aB".repeat(200);
+        assert_eq!(ascii_segment(&blob, 10, 12), "aB");
+        let long_ident = "aB".repeat(40);
+        assert_eq!(ascii_segment(&long_ident, 10, 12), long_ident);
     }
 }

@@ -40,8 +40,9 @@ pub struct PasteLine<'a> {
 pub struct Paste<'a> {
     /// Informative lines in order; repeated message lines appear once; noise lines are dropped.
     pub lines: Vec<PasteLine<'a>>,
-    /// Index into `lines` of the root-cause message (last `Caused by:`, else the last message
-    /// of a Python traceback, else the first message).
+    /// Index into `lines` of the root-cause message: the last `Caused by:`, else the last
+    /// message of a Python traceback, else the first exception line, else the first message;
+    /// an exception whose message Java printed on the next line gives way to that line.
     pub root_cause: Option<usize>,
 }
 
@@ -134,8 +135,9 @@ struct Stripped<'a> {
     record: bool,
 }
 
-/// Removes a log prefix: line numbers, timestamps, levels, `[thread]` groups and a
-/// `logger.Name - ` before the message.
+/// Removes a log prefix: line numbers, timestamps, levels, `[thread]` groups, a syslog prefix,
+/// and the logger before the message (log4j's `logger.Name - `; Spring Boot's process id,
+/// `---`, `[thread]` and `logger : `).
 fn strip_prefix(line: &str) -> Stripped<'_> {
     let mut rest = line.trim_start();
     let mut in_prefix = false;
@@ -430,9 +432,10 @@ fn is_english_prose(t: &str) -> bool {
 
 /// `FooException:` / `FooError:` / `Error:` at the start of a line (after optional package).
 pub(crate) fn starts_with_exception(t: &str) -> bool {
-    let head = match t.find(':') {
-        Some(i) if i <= 200 => &t[..i],
-        _ => return false,
+    // Only the first 200 bytes are looked at: callers try it at many places of a long line.
+    let head = match t.bytes().take(201).position(|b| b == b':') {
+        Some(i) => &t[..i],
+        None => return false,
     };
     if head.contains(char::is_whitespace) {
         return false;

@@ -580,3 +580,32 @@ fn fewer_hits_asked_for_are_the_start_of_more() {
         "8 hits are not the first of 20 or 200 for: {differ:#?}"
     );
 }
+
+/// The first key of a search as you type is no answer: a lone letter or digit is never a
+/// confident match, though a word that only one entry has is (`deadlock`, one line in the
+/// entry's own words).
+#[test]
+fn a_lone_letter_is_never_confident() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dest = build(repo);
+    let confident = |q: &str| -> bool {
+        let out = kbook()
+            .args(["search", "--json", "--site"])
+            .arg(dest.path())
+            .args(["--", q])
+            .output()
+            .expect("run kbook search");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("search JSON");
+        v["confident"].as_bool().expect("confident")
+    };
+    let letters: Vec<String> = ('a'..='z').chain('0'..='9').map(String::from).collect();
+    let sure: Vec<&String> = letters.iter().filter(|l| confident(l)).collect();
+    assert!(sure.is_empty(), "confident for {sure:?}");
+    assert!(!confident("a b"), "a b");
+    assert!(confident("deadlock"), "deadlock");
+}

@@ -189,6 +189,10 @@ pub struct Signals {
     pub error_diverges: bool,
     /// Share of the query's words that occur anywhere in the book.
     pub known_share: f32,
+    /// Whether one of the query's words that the book has is two characters or more: one
+    /// line in the hit's own words is confident only then (a lone letter, as a search as you
+    /// type starts, is no word a reader means).
+    pub known_word: bool,
     /// Whether the query names connectors of the book and none of them is the first hit's:
     /// its error text may be shared, but the reader runs another connector.
     pub other_connector: bool,

@@ -41,11 +41,13 @@ pub(super) fn is_confident(s: &Signals, tuning: &crate::Tuning) -> bool {
     let repeats_error = repeats_error_text(s.error_run, s.error_share, s.error_diverges, tuning)
         && s.known_share >= tuning.min_known_share
         && (!s.one_line || s.logged_line || s.error_query_share >= tuning.min_error_query_share);
-    // One line nearly all in the first hit's words, with the hit well ahead.
+    // One line nearly all in the first hit's words, with the hit well ahead; more than a
+    // lone letter.
     let in_its_words = tuning.word_confidence
         && s.one_line
         && s.coverage >= tuning.min_word_coverage
         && s.known_share >= tuning.min_word_known_share
+        && s.known_word
         && s.margin >= tuning.min_word_margin;
     // A message the JVM or Flink prints for any connector says little about which one the
     // reader runs: without the connector named, the entry is only one of its causes.

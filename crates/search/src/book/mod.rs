@@ -189,6 +189,7 @@ impl BookIndex {
         (signals.coverage, signals.phrase) = coverage(built, first.matches);
         signals.top_score = first.score;
         signals.known_share = built.known_share;
+        signals.known_word = built.known_word;
         signals.one_line = built.one_line;
         signals.logged_line = built.logged_line;
         // Before the symptom match: it orders the hits, but a margin it widens made a wrong

@@ -135,6 +135,7 @@ pub(crate) fn build_query(
         logged_line: pasted_lines().count() == 1 && pasted_lines().all(|l| l.logged),
         plain_words,
         known_share: known_share(&surfaces, &unknown_surfaces, &uncounted, tuning),
+        known_word: has_known_word(&surfaces, &unknown_surfaces, &uncounted),
         named_connectors: connectors_named_anywhere(
             &text,
             &surfaces,
@@ -279,6 +280,16 @@ fn known_share(
     if words > 0.0 { known / words } else { 0.0 }
 }
 
+/// Whether a word of the query (not of the reader's prose around a paste, not a function
+/// word) that the book has is two characters or more: a lone letter (`b`, the first key of a
+/// search as you type) is no word a reader means.
+fn has_known_word(surfaces: &[String], unknown_surfaces: &[bool], uncounted: &[bool]) -> bool {
+    (0..surfaces.len()).any(|i| {
+        let w = &surfaces[i];
+        !uncounted[i] && !unknown_surfaces[i] && !is_stopword(w) && w.chars().count() >= 2
+    })
+}
+
 /// The baseline query: each distinct prose word of the text as a SHOULD term clause on title
 /// and body, boost 1 (capped at `MAX_TERMS_UNCUT` words, in text order).
 fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
@@ -313,6 +324,7 @@ fn build_plain_bm25(text: &str, kb: &KbSchema) -> BuiltQuery {
         symptom_terms: BTreeMap::new(),
         sig_lines: Vec::new(),
         known_share: 1.0,
+        known_word: true,
         named_connectors: Vec::new(),
         one_line: false,
         logged_line: false,

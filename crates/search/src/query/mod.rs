@@ -67,6 +67,9 @@ pub(crate) struct BuiltQuery {
     /// Share of the query's words (not function words) that occur in the book at all: a
     /// paste from another system is mostly words the book never uses.
     pub known_share: f32,
+    /// Whether one of the query's words the book has is more than a letter (see
+    /// [`crate::Signals::known_word`]).
+    pub known_word: bool,
     /// The query's words that name one of the book's connectors.
     pub named_connectors: Vec<String>,
     /// Whether the query is one line (typed words, or one pasted line).

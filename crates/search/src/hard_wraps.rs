@@ -379,9 +379,18 @@ mod tests {
 
     #[test]
     fn a_lone_at_starts_a_line() {
-        let text = "\tat org.apache.flink.runtime.memory.MemoryManager.allocatePages(MemoryManager.java:30) and more words here\nat\norg.apache.flink.runtime.io.network.buffer.LocalBufferPool.requestMemorySegment(LocalBufferPool.java:251)";
-        let joined = join_hard_wraps(text);
-        assert!(!joined.contains(") and more words here at"), "{joined}");
+        // A mail client broke a message at spaces, then a frame after its `at`: the message's
+        // lines are joined, the `at` starts a line and its frame goes on it.
+        let message = [
+            "java.io.IOException: Insufficient number of network buffers: required 2, but only",
+            "0 available. The total number of network buffers is currently set to 2048 of 32768",
+        ];
+        let frame = "org.apache.flink.runtime.io.network.buffer.LocalBufferPool.requestMemorySegment(LocalBufferPool.java:251)";
+        let text = format!("{}\n{}\nat\n{frame}", message[0], message[1]);
+        assert_eq!(
+            join_hard_wraps(&text),
+            format!("{} {}\nat {frame}", message[0], message[1])
+        );
     }
 
     #[test]

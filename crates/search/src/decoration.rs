@@ -3,8 +3,8 @@
 //! before each line (`kafka_1  | `), the source `kubectl logs --prefix` writes
 //! (`[pod/…/…] `), line numbers of a viewer, HTML escapes of a web page (`&lt;init&gt;`); in
 //! place of its characters, a web page's no-break spaces, curly quotes and zero-width
-//! spaces; a terminal's colours and a string value's escapes ([`crate::escapes`]); and
-//! lines broken at a fixed width ([`crate::hard_wraps`]).
+//! spaces; a terminal's colours, a string value's escapes and byte escapes a string's repr
+//! doubled ([`crate::escapes`]); and lines broken at a fixed width ([`crate::hard_wraps`]).
 
 use crate::escapes::{collapse_doubled_byte_escapes, strip_terminal_codes, unescape_string_lines};
 use crate::hard_wraps::join_hard_wraps;
@@ -21,8 +21,10 @@ use std::borrow::Cow;
 /// terminal broke at its width joined ([`join_hard_wraps`]; after the quote markers a reply
 /// puts before each piece), with each JSON record read by its values
 /// ([`unwrap_json_values`]) and each escaped string's line breaks read
-/// ([`unescape_string_lines`]; after the records, whose values are unescaped as JSON), and
-/// with the line breaks it lost put back ([`restore_line_breaks`]; after both, since a trace
+/// ([`unescape_string_lines`]; after the records, whose values are unescaped as JSON), the
+/// colours such a value wrote as escapes ([`strip_terminal_codes`] again) and the byte
+/// escapes a string's repr doubled ([`collapse_doubled_byte_escapes`]; after both, which
+/// unescape a string once), and with the line breaks it lost put back ([`restore_line_breaks`]; after both, since a trace
 /// inside a string is one line until then); a whole log, by its records that report trouble
 /// ([`focus_long_log`]; last, when its records are lines).
 pub(crate) fn as_printed(text: &str) -> Cow<'_, str> {

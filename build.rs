@@ -16,7 +16,8 @@
 //! workspace's, so every other crate has the version the native build has.
 //!
 //! The wasm32 target is installed with rustup when missing: a fresh machine must build with
-//! plain `cargo build`, and rustup's automatic installs are switched off on ours.
+//! plain `cargo build`, and rustup's automatic installs can be switched off
+//! (`RUSTUP_AUTO_INSTALL=0`).
 //! `KBOOK_SEARCH_WASM=/path/to/module.wasm` skips the nested build and embeds that file
 //! instead (for packagers that build the module separately).
 

@@ -964,6 +964,11 @@ mod tests {
                 assert!(r < p.lines.len());
             }
         }
+        // Nothing to read: no lines and no root cause.
+        for s in ["", "\n\n\n", "   ", "\t\n \r\n"] {
+            let p = split_paste(s);
+            assert!(p.lines.is_empty() && p.root_cause.is_none(), "{s:?}: {p:?}");
+        }
         let big = "a b c\n".repeat(200_000);
         let p = split_paste(&big);
         assert!(p.lines.len() <= MAX_LINES);

@@ -528,6 +528,22 @@ fn chinese_book_queries_meet_the_quality_floor() {
     }
 }
 
+/// `kbook search --json --limit LIMIT` of `q` on the built site `site`.
+fn search_json(site: &Path, limit: usize, q: &str) -> serde_json::Value {
+    let out = kbook()
+        .args(["search", "--json", "--limit", &limit.to_string(), "--site"])
+        .arg(site)
+        .args(["--", q])
+        .output()
+        .expect("run kbook search");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("search JSON")
+}
+
 /// The search box asks for 8 hits, the terminal for 10, the results page for 20 and a
 /// reader of `kbook search --limit` for up to 200: the first 8 are the same whatever the number
 /// asked for (the factors applied to the hits shown reorder the same first hits, and the
@@ -538,19 +554,7 @@ fn fewer_hits_asked_for_are_the_start_of_more() {
     let dest = build(repo);
     let text = std::fs::read_to_string(repo.join("tests/queries.jsonl")).expect("queries");
     let ids = |q: &str, limit: usize| -> Vec<String> {
-        let out = kbook()
-            .args(["search", "--json", "--limit", &limit.to_string(), "--site"])
-            .arg(dest.path())
-            .args(["--", q])
-            .output()
-            .expect("run kbook search");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("search JSON");
-        v["hits"]
+        search_json(dest.path(), limit, q)["hits"]
             .as_array()
             .expect("hits")
             .iter()
@@ -589,19 +593,9 @@ fn a_lone_letter_is_never_confident() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dest = build(repo);
     let confident = |q: &str| -> bool {
-        let out = kbook()
-            .args(["search", "--json", "--site"])
-            .arg(dest.path())
-            .args(["--", q])
-            .output()
-            .expect("run kbook search");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("search JSON");
-        v["confident"].as_bool().expect("confident")
+        search_json(dest.path(), 10, q)["confident"]
+            .as_bool()
+            .expect("confident")
     };
     let letters: Vec<String> = ('a'..='z').chain('0'..='9').map(String::from).collect();
     let sure: Vec<&String> = letters.iter().filter(|l| confident(l)).collect();

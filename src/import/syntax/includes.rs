@@ -15,8 +15,12 @@ pub(super) fn mdbook_includes(
 ) -> (String, Vec<usize>) {
     let mut out = String::with_capacity(body.len());
     let mut origin = Vec::new();
+    // Lines written so far, counted as they are written (recounting `out` for every line
+    // would take time quadratic in the page's length).
+    let mut written = 0;
     for (n, line) in body.split_inclusive('\n').enumerate() {
-        let before = out.matches('\n').count();
+        let before = written;
+        let from = out.len();
         let mut rest = line;
         while let Some(open) = rest.find("{{#") {
             let Some(close) = rest[open..].find("}}").map(|c| c + open) else {
@@ -57,7 +61,8 @@ pub(super) fn mdbook_includes(
             rest = &rest[close + 2..];
         }
         out.push_str(rest);
-        origin.resize(out.matches('\n').count().max(before + 1), n);
+        written += out[from..].matches('\n').count();
+        origin.resize(written.max(before + 1), n);
     }
     (out, origin)
 }
@@ -71,10 +76,14 @@ pub(super) fn mkdocs_snippets(
 ) -> (String, Vec<usize>) {
     let mut out = String::with_capacity(body.len());
     let mut origin = Vec::new();
+    // Lines written so far (see `mdbook_includes`).
+    let mut written = 0;
     for (n, line) in body.split_inclusive('\n').enumerate() {
+        let from = out.len();
         let t = line.trim();
         let Some(arg) = t.strip_prefix("--8<--") else {
             out.push_str(line);
+            written += line.matches('\n').count();
             origin.push(n);
             continue;
         };
@@ -92,8 +101,8 @@ pub(super) fn mkdocs_snippets(
                 out.push_str(line);
             }
         }
-        let lines = out.matches('\n').count();
-        origin.resize(lines.max(origin.len() + 1), n);
+        written += out[from..].matches('\n').count();
+        origin.resize(written.max(origin.len() + 1), n);
     }
     (out, origin)
 }
@@ -127,10 +136,12 @@ fn include(arg: &str, page: &Path, tree: &SourceTree) -> Result<String, String> 
                 .iter()
                 .position(|l| anchor_marker(l, "ANCHOR:") == Some(name))
                 .ok_or(format!("anchor `{name}` not found"))?;
-            let end = lines[start..]
+            // After the start line: a line with both markers (`// ANCHOR: a ANCHOR_END: a`)
+            // opens the anchor, and its end is looked for below.
+            let end = lines[start + 1..]
                 .iter()
                 .position(|l| anchor_marker(l, "ANCHOR_END:") == Some(name))
-                .map_or(lines.len(), |e| start + e);
+                .map_or(lines.len(), |e| start + 1 + e);
             lines[start + 1..end].to_vec()
         }
         (from, to) => {
@@ -160,4 +171,32 @@ fn include(arg: &str, page: &Path, tree: &SourceTree) -> Result<String, String> 
 fn anchor_marker<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
     let i = line.find(marker)?;
     line[i + marker.len()..].split_whitespace().next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_anchor_is_the_lines_between_its_markers() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("f.rs");
+        std::fs::write(
+            &file,
+            "// ANCHOR: a\nlet x = 1;\n// ANCHOR_END: a\n// ANCHOR: b ANCHOR_END: b\nlet y = 2;\n",
+        )
+        .expect("write");
+        let tree = SourceTree::new(dir.path());
+        let page = dir.path().join("page.md");
+        assert_eq!(
+            include("f.rs:a", &page, &tree).as_deref(),
+            Ok("let x = 1;\n")
+        );
+        // Both markers on one line: the anchor runs to the end of the file, no panic.
+        assert_eq!(
+            include("f.rs:b", &page, &tree).as_deref(),
+            Ok("let y = 2;\n")
+        );
+        assert!(include("f.rs:c", &page, &tree).is_err());
+    }
 }

@@ -511,11 +511,23 @@ fn admonition(kind: BlockQuoteKind) -> (&'static str, &'static str) {
     }
 }
 
+/// The heading's slug, with `-1`, `-2`, … after it when taken: `used` counts each slug handed
+/// out, so a heading whose own slug is a numbered one (`Step`, `Step`, `Step 1`) gets the next
+/// free number rather than the id an earlier heading has.
 fn unique_slug(text: &str, used: &mut HashMap<String, usize>) -> String {
     let base = slugify(text);
-    let n = used.entry(base.clone()).or_insert(0);
-    let id = if *n == 0 { base } else { format!("{base}-{n}") };
-    *n += 1;
+    let mut n = used.get(&base).copied().unwrap_or(0);
+    let mut id = if n == 0 {
+        base.clone()
+    } else {
+        format!("{base}-{n}")
+    };
+    while n > 0 && used.contains_key(&id) {
+        n += 1;
+        id = format!("{base}-{n}");
+    }
+    used.insert(base, n + 1);
+    used.entry(id.clone()).or_insert(1);
     id
 }
 
@@ -673,6 +685,17 @@ mod tests {
         assert!(r.html.contains("<h2 id=\"step-1\">"));
         assert!(r.html.contains("<h3 id=\"mine\">"));
         assert_eq!(r.toc.len(), 3);
+        // A heading whose own slug is a numbered one never repeats an id.
+        let (r, _) = render("## Step\n\n## Step\n\n## Step 1\n\n## Step\n");
+        let ids: Vec<&str> = r
+            .html
+            .match_indices("<h2 id=\"")
+            .map(|(i, _)| {
+                let rest = &r.html[i + 8..];
+                &rest[..rest.find('"').unwrap_or(0)]
+            })
+            .collect();
+        assert_eq!(ids, ["step", "step-1", "step-1-1", "step-2"], "{}", r.html);
     }
 
     #[test]

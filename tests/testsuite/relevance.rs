@@ -77,23 +77,28 @@ fn eval(book: &Path, queries: &Path) -> serde_json::Value {
 
 /// Runs `kbook eval --json` on `queries` against `book` built to `site`.
 fn eval_site(book: &Path, site: &Path, queries: &Path) -> serde_json::Value {
-    let out = kbook()
-        .arg("eval")
-        .arg("--queries")
-        .arg(queries)
-        .arg("--book")
-        .arg(book)
-        .arg("--site")
-        .arg(site)
-        .arg("--json")
-        .output()
-        .expect("run kbook eval");
+    json_of(
+        kbook()
+            .arg("eval")
+            .arg("--queries")
+            .arg(queries)
+            .arg("--book")
+            .arg(book)
+            .arg("--site")
+            .arg(site)
+            .arg("--json"),
+    )
+}
+
+/// The JSON a successful `kbook … --json` run prints (its stderr shown if it failed).
+fn json_of(cmd: &mut Command) -> serde_json::Value {
+    let out = cmd.output().expect("run kbook");
     assert!(
         out.status.success(),
-        "kbook eval failed: {}",
+        "kbook failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("eval JSON")
+    serde_json::from_slice(&out.stdout).expect("kbook JSON")
 }
 
 /// Asserts `report[key] >= min`, showing the wrong answers otherwise.
@@ -530,18 +535,12 @@ fn chinese_book_queries_meet_the_quality_floor() {
 
 /// `kbook search --json --limit LIMIT` of `q` on the built site `site`.
 fn search_json(site: &Path, limit: usize, q: &str) -> serde_json::Value {
-    let out = kbook()
-        .args(["search", "--json", "--limit", &limit.to_string(), "--site"])
-        .arg(site)
-        .args(["--", q])
-        .output()
-        .expect("run kbook search");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("search JSON")
+    json_of(
+        kbook()
+            .args(["search", "--json", "--limit", &limit.to_string(), "--site"])
+            .arg(site)
+            .args(["--", q]),
+    )
 }
 
 /// The search box asks for 8 hits, the terminal for 10, the results page for 20 and a

@@ -141,9 +141,10 @@ pub fn propose(
         }
     }
     let mut block: Option<(String, usize)> = None;
+    let breaks = super::Breaks::of(body);
     let parser = Parser::new(body).into_offset_iter();
     for (event, range) in parser {
-        let at_line = body_line + body[..range.start].matches('\n').count();
+        let at_line = body_line + breaks.before(range.start);
         match event {
             Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match kind {

@@ -100,30 +100,28 @@ fn split_bold(body: &str, headings: &[Heading], named_faq: bool) -> Option<FaqSp
     if bold.len() < if named_faq { 2 } else { 3 } {
         return None;
     }
+    let lines = Lines::of(body);
     let mut questions = Vec::new();
     let mut intro = String::new();
     let mut cursor = 0;
     for (i, (start, end, text)) in bold.iter().enumerate() {
         intro.push_str(&body[cursor..*start]);
         let next_question = bold.get(i + 1).map_or(body.len(), |b| b.0);
+        // (Headings are in page order: a binary search, not a scan per question.)
         let next_heading = headings
-            .iter()
-            .map(|h| h.start)
-            .find(|&h| h >= *end)
-            .unwrap_or(body.len());
+            .get(headings.partition_point(|h| h.start < *end))
+            .map_or(body.len(), |h| h.start);
         let stop = next_question.min(next_heading);
-        let group = headings
-            .iter()
-            .rev()
-            .find(|h| h.start < *start)
+        let group = headings[..headings.partition_point(|h| h.start < *start)]
+            .last()
             .map(|h| h.text.clone());
         questions.push(Question {
             title: clean_question(text),
             title_code: Vec::new(),
             anchor: anchor(text),
             body: body[*end..stop].trim_matches('\n').to_string() + "\n",
-            line: line_of(body, *start),
-            body_line: answer_line(body, *end),
+            line: lines.at(*start),
+            body_line: lines.of_answer(*end),
             group,
         });
         cursor = stop;
@@ -174,10 +172,16 @@ fn bold_paragraphs(body: &str) -> Vec<(usize, usize, String)> {
 
 /// Splits at the headings of `level` that are questions (every one of them when `all`).
 fn split_at_level(body: &str, headings: &[Heading], level: usize, all: bool) -> FaqSplit {
+    let lines = Lines::of(body);
     let mut questions = Vec::new();
     let mut intro = String::new();
     let mut cursor = 0;
+    // The last heading above the level, which groups the questions below it.
+    let mut group: Option<&Heading> = None;
     for (i, h) in headings.iter().enumerate() {
+        if h.level < level {
+            group = Some(h);
+        }
         // (A heading inside the previous question's text, e.g. in a container the previous
         // one opened, stays in that question.)
         if h.level != level || !(all || is_question(&h.text)) || h.start < cursor {
@@ -188,18 +192,14 @@ fn split_at_level(body: &str, headings: &[Heading], level: usize, all: bool) -> 
             .iter()
             .find(|n| n.level <= level && n.start >= h.end)
             .map_or(body.len(), |n| n.start);
-        let group = headings[..i]
-            .iter()
-            .rev()
-            .find(|g| g.level < level)
-            .map(|g| g.text.clone());
+        let group = group.map(|g| g.text.clone());
         questions.push(Question {
             title: clean_question(&h.text),
             title_code: h.code.clone(),
             anchor: h.id.clone().unwrap_or_else(|| anchor(&h.text)),
             body: body[h.end..end].trim_matches('\n').to_string() + "\n",
-            line: line_of(body, h.start),
-            body_line: answer_line(body, h.end),
+            line: lines.at(h.start),
+            body_line: lines.of_answer(h.end),
             group,
         });
         cursor = end;
@@ -213,6 +213,7 @@ fn split_at_level(body: &str, headings: &[Heading], level: usize, all: bool) -> 
 
 /// `<details><summary>Q</summary> A </details>` blocks (at least two).
 fn split_details(body: &str) -> Option<FaqSplit> {
+    let lines = Lines::of(body);
     let mut questions = Vec::new();
     let mut intro = String::new();
     let mut cursor = 0;
@@ -240,8 +241,8 @@ fn split_details(body: &str) -> Option<FaqSplit> {
                 .trim_matches('\n')
                 .to_string()
                 + "\n",
-            line: line_of(body, open),
-            body_line: answer_line(body, open + e + "</summary>".len()),
+            line: lines.at(open),
+            body_line: lines.of_answer(open + e + "</summary>".len()),
             group: None,
         });
         cursor = close + "</details>".len();
@@ -397,17 +398,29 @@ fn line_end(text: &str, at: usize) -> usize {
     text[at..].find('\n').map_or(text.len(), |i| at + i + 1)
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].matches('\n').count() + 1
+/// The 1-based lines of a page's byte offsets.
+struct Lines<'a> {
+    text: &'a str,
+    breaks: super::Breaks,
 }
 
-/// The line of an answer starting at `offset`, past the empty lines its body is trimmed of.
-fn answer_line(text: &str, offset: usize) -> usize {
-    let rest = text.get(offset..).unwrap_or("");
-    line_of(
-        text,
-        offset + (rest.len() - rest.trim_start_matches('\n').len()),
-    )
+impl<'a> Lines<'a> {
+    fn of(text: &'a str) -> Self {
+        Lines {
+            text,
+            breaks: super::Breaks::of(text),
+        }
+    }
+
+    fn at(&self, offset: usize) -> usize {
+        self.breaks.before(offset) + 1
+    }
+
+    /// The line of an answer starting at `offset`, past the empty lines its body is trimmed of.
+    fn of_answer(&self, offset: usize) -> usize {
+        let rest = self.text.get(offset..).unwrap_or("");
+        self.at(offset + (rest.len() - rest.trim_start_matches('\n').len()))
+    }
 }
 
 /// The text when it has words outside headings, else empty.

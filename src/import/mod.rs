@@ -86,10 +86,26 @@ pub struct Proposal {
     pub at: String,
 }
 
-/// `file:line` of byte `offset` of `body`, whose first line is `at.1` of the file `at.0`.
-pub(crate) fn line_at(at: &(String, usize), body: &str, offset: usize) -> String {
-    let before = body.get(..offset).unwrap_or(body);
-    format!("{}:{}", at.0, at.1 + before.matches('\n').count())
+/// `file:line` of byte `offset` of a body (its `lines`), whose first line is `at.1` of the file
+/// `at.0`.
+pub(crate) fn line_at(at: &(String, usize), lines: &Breaks, offset: usize) -> String {
+    format!("{}:{}", at.0, at.1 + lines.before(offset))
+}
+
+/// Where one text's line breaks are, so that the line of any byte offset is a binary search: a
+/// page's parser events ask for thousands of lines, and counting the breaks before each one
+/// made a long page's import quadratic.
+pub(crate) struct Breaks(Vec<usize>);
+
+impl Breaks {
+    pub(crate) fn of(text: &str) -> Self {
+        Breaks(text.match_indices('\n').map(|(i, _)| i).collect())
+    }
+
+    /// How many line breaks stand before byte `offset`.
+    pub(crate) fn before(&self, offset: usize) -> usize {
+        self.0.partition_point(|&b| b < offset)
+    }
 }
 
 /// Something reported by file and line.
@@ -112,21 +128,54 @@ pub enum ImportError {
         "{0} already has a book.toml, a content/ or a static/ directory; import into a new or empty directory (--into NEW_DIR)"
     )]
     Occupied(PathBuf),
+    /// No page has anything to import.
+    #[error("{}", nothing_to_import(pages_dir, *pages, notes))]
+    Nothing {
+        /// The pages directory.
+        pages_dir: PathBuf,
+        /// Pages read.
+        pages: usize,
+        /// Why each was left out.
+        notes: Vec<Leftover>,
+    },
     /// Reading or writing failed.
-    #[error("{path}: {source}")]
+    // (Not a `source`: the message already says it, and a chain would repeat it.)
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
+}
+
+/// Why nothing was imported: no page at all, or each page's note.
+fn nothing_to_import(pages_dir: &Path, pages: usize, notes: &[Leftover]) -> String {
+    const SHOWN: usize = 20;
+    if pages == 0 {
+        return format!(
+            "{} holds no Markdown page: nothing to import (--pages names another directory)",
+            pages_dir.display()
+        );
+    }
+    let mut text = match pages {
+        1 => "the one page read has nothing to import:".to_string(),
+        n => format!("none of the {n} pages read has anything to import:"),
+    };
+    for n in notes.iter().take(SHOWN) {
+        text.push_str(&format!("\n  {}", leftover_line(n)));
+    }
+    if notes.len() > SHOWN {
+        text.push_str(&format!("\n  … and {} more", notes.len() - SHOWN));
+    }
+    text
 }
 
 impl ImportError {
     fn io(path: &Path, source: std::io::Error) -> Self {
         ImportError::Io {
             path: path.to_path_buf(),
-            source,
+            error: source,
         }
     }
 }

@@ -311,14 +311,31 @@ fn only_components(body: &str) -> bool {
 fn without_html_comments(body: &str) -> String {
     use pulldown_cmark::{Event, Parser};
     let mut cuts: Vec<std::ops::Range<usize>> = Vec::new();
+    // No `-->` at or after this offset: the lines of an unclosed comment do not each search
+    // the rest of the page for one.
+    let mut no_close_from = body.len() + 1;
     for (event, range) in Parser::new(body).into_offset_iter() {
+        // (An event inside the last cut is already cut.)
+        if cuts.last().is_some_and(|c| range.start < c.end) {
+            continue;
+        }
         if let Event::Html(h) | Event::InlineHtml(h) = &event
             && h.trim_start().starts_with("<!--")
         {
-            // A comment block's event may stop before its `-->`: cut to the close.
-            let end = body[range.start..]
-                .find("-->")
-                .map_or(range.end, |c| range.start + c + 3)
+            // A comment block's event may stop before its `-->`: cut to the close. A block
+            // never closed is a comment to the page's end, as the old site showed it (none).
+            let close = (range.start < no_close_from)
+                .then(|| body[range.start..].find("-->"))
+                .flatten();
+            if close.is_none() {
+                no_close_from = no_close_from.min(range.start);
+            }
+            let unclosed_end = match event {
+                Event::Html(_) => body.len(),
+                _ => range.end,
+            };
+            let end = close
+                .map_or(unclosed_end, |c| range.start + c + 3)
                 .max(range.end);
             cuts.push(range.start..end);
         }
@@ -565,6 +582,12 @@ mod tests {
             ),
             // The comment's lines stay, empty: `## Q` is still on line 6.
             "\n\n\n\n\n## Q\n\nText  here\n\n```\n<!-- kept -->\n```\n"
+        );
+        // A comment never closed hides the rest of the page; an inline `<!--` without its
+        // `-->` is text.
+        assert_eq!(
+            without_html_comments("## Q\n\nA <!-- b\n\n<!-- draft\n\nnot done\n"),
+            "## Q\n\nA <!-- b\n\n\n\n\n"
         );
         assert_eq!(key_line("---\ntitle: x\nweight = 3\n---\n", "weight"), 3);
         assert!(only_components(

@@ -7,7 +7,7 @@ use super::links::{self, PageTargets};
 use super::page::{Draft, ascii_slug, proposals};
 use super::source::SourceTree;
 use super::{ImportError, ImportReport, Leftover, WrittenEntry};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 /// The connector of pages at the top of the tree (or under a directory without ASCII letters).
@@ -43,9 +43,17 @@ pub fn write_book(
             d
         })
         .collect();
+    if entries.is_empty() {
+        return Err(ImportError::Nothing {
+            pages_dir: tree.pages_dir.clone(),
+            pages: report.pages,
+            notes: report.notes.clone(),
+        });
+    }
 
     let mut connectors: BTreeMap<String, (String, String)> = BTreeMap::new(); // slug → (name, dir)
     let mut ids: HashSet<String> = HashSet::new();
+    let mut next_number: HashMap<String, usize> = HashMap::new();
     let mut outputs: HashSet<String> = HashSet::new();
     let mut planned = Vec::new();
     for d in &entries {
@@ -65,10 +73,11 @@ pub fn write_book(
             .or_else(|| ascii_slug(&d.stem, 40).map(|s| format!("{s}-{}", digest())))
             .unwrap_or_else(|| format!("entry-{}", digest()));
         let mut id = base.clone();
-        let mut k = 2;
+        // Each base's next number is kept: a page of many same questions stays linear.
+        let k = next_number.entry(base.clone()).or_insert(2);
         while !ids.insert(id.clone()) {
             id = format!("{base}-{k}");
-            k += 1;
+            *k += 1;
         }
         outputs.insert(crate::urls::entry_page(&slug, &id));
         planned.push((slug, id));

@@ -29,10 +29,8 @@ pub(super) fn zola_block(
     let Some(kind) = kind else {
         return 0;
     };
-    let Some(len) = lines[i + 1..]
-        .iter()
-        .position(|l| matches!(l.trim(), "{% end %}" | "{%end%}"))
-    else {
+    let closes = |l: &str| matches!(l.trim(), "{% end %}" | "{%end%}");
+    let Some(len) = ctx.closing(lines, i + 1, "zola end", closes) else {
         return 0;
     };
     alert(
@@ -82,7 +80,7 @@ pub(super) fn docusaurus_block(
         .trim()
         .to_string();
     let close = ":".repeat(colons);
-    let Some(len) = lines[i + 1..].iter().position(|l| l.trim() == close) else {
+    let Some(len) = ctx.closing(lines, i + 1, &close, |l| l.trim() == close) else {
         return 0;
     };
     let title = (!title.is_empty()).then_some(title);

@@ -15,8 +15,9 @@ pub(super) fn hugo_block(
     let Some((name, args)) = hugo_shortcode(lines[i]) else {
         return 0;
     };
-    let closing = |l: &str| hugo_shortcode(l).is_some_and(|(n, _)| n == format!("/{name}"));
-    let Some(len) = lines[i + 1..].iter().position(|l| closing(l)) else {
+    let closer = format!("/{name}");
+    let closes = |l: &str| hugo_shortcode(l).is_some_and(|(n, _)| n == closer);
+    let Some(len) = ctx.closing(lines, i + 1, &format!("hugo {closer}"), closes) else {
         return 0;
     };
     let inner = &lines[i + 1..i + 1 + len];

@@ -11,6 +11,7 @@ use super::source::{Generator, SourceTree};
 use admonitions::{docusaurus_block, mkdocs_block, zola_block};
 use hugo::{hugo_block, hugo_params, hugo_refs};
 use includes::{mdbook_includes, mkdocs_snippets};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// A converted body.
@@ -28,9 +29,34 @@ struct Ctx<'a> {
     rel: &'a str,
     first_line: usize,
     out: Converted,
+    /// For each block closer searched for and missing, the first line from which none
+    /// follows: a page of openers without closers is then read once, not once per opener.
+    unclosed: HashMap<String, usize>,
 }
 
 impl Ctx<'_> {
+    /// How many lines from `from` the first line that closes a block (`closer` names it)
+    /// stands, or None when no line does.
+    fn closing(
+        &mut self,
+        lines: &[&str],
+        from: usize,
+        closer: &str,
+        closes: impl Fn(&str) -> bool,
+    ) -> Option<usize> {
+        let none_from = self.unclosed.get(closer).copied().unwrap_or(lines.len());
+        let found = lines
+            .get(from..none_from.max(from))
+            .unwrap_or_default()
+            .iter()
+            .position(|l| closes(l));
+        if found.is_none() {
+            self.unclosed
+                .insert(closer.to_string(), from.min(none_from));
+        }
+        found
+    }
+
     fn report(&mut self, n: usize, what: impl Into<String>) {
         self.out.unconverted.push(Leftover {
             at: format!("{}:{}", self.rel, self.first_line + n),
@@ -52,6 +78,7 @@ pub fn convert(
         rel,
         first_line,
         out: Converted::default(),
+        unclosed: HashMap::new(),
     };
     let (body, origin) = match from {
         Generator::Mdbook => mdbook_includes(body, path, tree, &mut ctx),
@@ -360,6 +387,48 @@ mod tests {
             1,
         );
         assert_eq!(c.text, "```\n:::note\nx\n:::\n```\n");
+    }
+
+    /// A block opener without a closer stays as text, and does not keep another kind of
+    /// block (another closer) from converting.
+    #[test]
+    fn an_unclosed_block_leaves_other_blocks_alone() {
+        let t = SourceTree::new(Path::new("."));
+        let p = Path::new("./page.md");
+        let c = convert(
+            Generator::Hugo,
+            "{{< warning >}}\na\n{{< note >}}\nn\n{{< /note >}}\n{{< warning >}}\nb\n",
+            p,
+            &t,
+            "page.md",
+            1,
+        );
+        assert_eq!(
+            c.text,
+            "{{< warning >}}\na\n> [!NOTE]\n> n\n{{< warning >}}\nb\n"
+        );
+        assert_eq!(c.converted, 1);
+        let at: Vec<&str> = c.unconverted.iter().map(|l| l.at.as_str()).collect();
+        assert_eq!(at, ["page.md:1", "page.md:6"]);
+
+        let c = convert(
+            Generator::Docusaurus,
+            "::::note\nx\n:::tip\ny\n:::\n:::::caution\nz\n",
+            p,
+            &t,
+            "p.md",
+            1,
+        );
+        assert_eq!(c.text, "::::note\nx\n> [!TIP]\n> y\n:::::caution\nz\n");
+        let c = convert(
+            Generator::Zola,
+            "{% note() %}\na\n{% warning() %}\nb\n",
+            p,
+            &t,
+            "p.md",
+            1,
+        );
+        assert_eq!(c.text, "{% note() %}\na\n{% warning() %}\nb\n");
     }
 
     #[test]

@@ -31,6 +31,59 @@ fn import_refuses_an_existing_book_and_a_wrong_source() {
     assert!(err.contains("mkdocs.yml"), "{err}");
 }
 
+/// A tree with no page, or only pages without text, is an error that says why, once, and
+/// leaves nothing in the destination.
+#[test]
+fn import_of_nothing_says_why() {
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(
+        src.path().join("docusaurus.config.js"),
+        "module.exports = {};\n",
+    )
+    .unwrap();
+    std::fs::create_dir(src.path().join("docs")).unwrap();
+    let import = |into: &std::path::Path| {
+        let out = kbook_command()
+            .args(["import", "--from", "docusaurus", "--into"])
+            .arg(into)
+            .arg(src.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!out.status.success(), "{err}");
+        assert!(
+            std::fs::read_dir(into).unwrap().next().is_none(),
+            "left files"
+        );
+        err
+    };
+    let dest = tempfile::tempdir().unwrap();
+    let err = import(dest.path());
+    assert!(err.contains("holds no Markdown page"), "{err}");
+
+    std::fs::write(
+        src.path().join("docs/empty.md"),
+        "---\ntitle: Empty\n---\n\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.path().join("docs/hidden.md"),
+        "---\ntitle: Hidden\n---\n\n<!-- draft\n\nnot done\n",
+    )
+    .unwrap();
+    let err = import(dest.path());
+    assert!(err.contains("none of the 2 pages read"), "{err}");
+    assert!(err.contains("docs/empty.md:"), "{err}");
+    assert!(err.contains("docs/hidden.md:"), "{err}");
+    // An error is said once (it was printed twice, as its message and as its cause).
+    assert_eq!(err.matches("no text").count(), 2, "{err}");
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("error:")).count(),
+        1,
+        "{err}"
+    );
+}
+
 #[test]
 fn imported_faq_is_searched_in_chromium_over_http_and_file() {
     let (dir, r) = import("mdbook", "mdbook");

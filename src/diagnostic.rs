@@ -125,6 +125,55 @@ pub fn with_causes(e: &dyn std::error::Error) -> String {
     text
 }
 
+/// Where one text's lines start, for the lines of many offsets: each is a binary search, where
+/// [`line_col`] reads the text up to the offset (a long page with thousands of them was
+/// quadratic).
+pub struct LineIndex<'a> {
+    text: &'a str,
+    /// Byte offsets of the line breaks.
+    breaks: Vec<usize>,
+    /// The last offset asked for and its column: offsets asked for in order along one long
+    /// line count its characters once.
+    last: std::cell::Cell<(usize, usize)>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// Finds the line breaks of `text`.
+    pub fn new(text: &'a str) -> Self {
+        LineIndex {
+            text,
+            breaks: text.match_indices('\n').map(|(i, _)| i).collect(),
+            last: std::cell::Cell::new((0, 1)),
+        }
+    }
+
+    /// 1-based line of a byte offset.
+    pub fn line(&self, offset: usize) -> usize {
+        self.breaks.partition_point(|&b| b < offset) + 1
+    }
+
+    /// 1-based line and column of a byte offset, as [`line_col`] gives them.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.line(offset);
+        let line_start = match line {
+            1 => 0,
+            n => self.breaks[n - 2] + 1,
+        };
+        let (last, last_column) = self.last.get();
+        let (from, base) = match last >= line_start && last <= offset {
+            true => (last, last_column),
+            false => (line_start, 1),
+        };
+        let Some(between) = self.text.get(from..offset) else {
+            return (line, 1);
+        };
+        let column = base + between.chars().count();
+        self.last.set((offset, column));
+        (line, column)
+    }
+}
+
 /// 1-based line and column of a byte offset in `text` (column counted in characters).
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
@@ -319,6 +368,22 @@ mod tests {
         assert_eq!(line_col(t, 3), (2, 1));
         assert_eq!(line_col(t, 7), (2, 4));
         assert_eq!(line_col(t, 8), (3, 1));
+        // In order, backwards and back and forth (its cursor must not carry a column over).
+        let index = LineIndex::new(t);
+        let offsets: Vec<usize> = (0..=t.len() + 2)
+            .filter(|&o| t.is_char_boundary(o.min(t.len())))
+            .collect();
+        let back_and_forth = offsets
+            .iter()
+            .zip(offsets.iter().rev())
+            .flat_map(|(a, b)| [a, b]);
+        for &offset in offsets
+            .iter()
+            .chain(offsets.iter().rev())
+            .chain(back_and_forth)
+        {
+            assert_eq!(index.line_col(offset), line_col(t, offset), "at {offset}");
+        }
     }
 
     #[test]

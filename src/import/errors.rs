@@ -141,10 +141,10 @@ pub fn propose(
         }
     }
     let mut block: Option<(String, usize)> = None;
-    let breaks = super::Breaks::of(body);
+    let lines = crate::diagnostic::LineIndex::new(body);
     let parser = Parser::new(body).into_offset_iter();
     for (event, range) in parser {
-        let at_line = body_line + breaks.before(range.start);
+        let at_line = body_line + lines.line(range.start) - 1;
         match event {
             Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match kind {

@@ -10,6 +10,7 @@
 //! runs to the next heading of its level or above (or to its `</details>`); the rest of the
 //! page is its introduction.
 
+use crate::diagnostic::LineIndex;
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 /// A FAQ page cut into questions.
@@ -100,7 +101,7 @@ fn split_bold(body: &str, headings: &[Heading], named_faq: bool) -> Option<FaqSp
     if bold.len() < if named_faq { 2 } else { 3 } {
         return None;
     }
-    let lines = Lines::of(body);
+    let lines = LineIndex::new(body);
     let mut questions = Vec::new();
     let mut intro = String::new();
     let mut cursor = 0;
@@ -120,8 +121,8 @@ fn split_bold(body: &str, headings: &[Heading], named_faq: bool) -> Option<FaqSp
             title_code: Vec::new(),
             anchor: anchor(text),
             body: body[*end..stop].trim_matches('\n').to_string() + "\n",
-            line: lines.at(*start),
-            body_line: lines.of_answer(*end),
+            line: lines.line(*start),
+            body_line: answer_line(&lines, body, *end),
             group,
         });
         cursor = stop;
@@ -172,7 +173,7 @@ fn bold_paragraphs(body: &str) -> Vec<(usize, usize, String)> {
 
 /// Splits at the headings of `level` that are questions (every one of them when `all`).
 fn split_at_level(body: &str, headings: &[Heading], level: usize, all: bool) -> FaqSplit {
-    let lines = Lines::of(body);
+    let lines = LineIndex::new(body);
     let mut questions = Vec::new();
     let mut intro = String::new();
     let mut cursor = 0;
@@ -198,8 +199,8 @@ fn split_at_level(body: &str, headings: &[Heading], level: usize, all: bool) -> 
             title_code: h.code.clone(),
             anchor: h.id.clone().unwrap_or_else(|| anchor(&h.text)),
             body: body[h.end..end].trim_matches('\n').to_string() + "\n",
-            line: lines.at(h.start),
-            body_line: lines.of_answer(h.end),
+            line: lines.line(h.start),
+            body_line: answer_line(&lines, body, h.end),
             group,
         });
         cursor = end;
@@ -213,7 +214,7 @@ fn split_at_level(body: &str, headings: &[Heading], level: usize, all: bool) -> 
 
 /// `<details><summary>Q</summary> A </details>` blocks (at least two).
 fn split_details(body: &str) -> Option<FaqSplit> {
-    let lines = Lines::of(body);
+    let lines = LineIndex::new(body);
     let mut questions = Vec::new();
     let mut intro = String::new();
     let mut cursor = 0;
@@ -241,8 +242,8 @@ fn split_details(body: &str) -> Option<FaqSplit> {
                 .trim_matches('\n')
                 .to_string()
                 + "\n",
-            line: lines.at(open),
-            body_line: lines.of_answer(open + e + "</summary>".len()),
+            line: lines.line(open),
+            body_line: answer_line(&lines, body, open + e + "</summary>".len()),
             group: None,
         });
         cursor = close + "</details>".len();
@@ -398,29 +399,10 @@ fn line_end(text: &str, at: usize) -> usize {
     text[at..].find('\n').map_or(text.len(), |i| at + i + 1)
 }
 
-/// The 1-based lines of a page's byte offsets.
-struct Lines<'a> {
-    text: &'a str,
-    breaks: super::Breaks,
-}
-
-impl<'a> Lines<'a> {
-    fn of(text: &'a str) -> Self {
-        Lines {
-            text,
-            breaks: super::Breaks::of(text),
-        }
-    }
-
-    fn at(&self, offset: usize) -> usize {
-        self.breaks.before(offset) + 1
-    }
-
-    /// The line of an answer starting at `offset`, past the empty lines its body is trimmed of.
-    fn of_answer(&self, offset: usize) -> usize {
-        let rest = self.text.get(offset..).unwrap_or("");
-        self.at(offset + (rest.len() - rest.trim_start_matches('\n').len()))
-    }
+/// The line of an answer starting at `offset`, past the empty lines its body is trimmed of.
+fn answer_line(lines: &LineIndex<'_>, text: &str, offset: usize) -> usize {
+    let rest = text.get(offset..).unwrap_or("");
+    lines.line(offset + (rest.len() - rest.trim_start_matches('\n').len()))
 }
 
 /// The text when it has words outside headings, else empty.

@@ -51,7 +51,7 @@ pub fn rewrite(
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| tree.pages_dir.clone());
-    let breaks = super::Breaks::of(body);
+    let lines = crate::diagnostic::LineIndex::new(body);
     for (event, range) in Parser::new_ext(body, Options::all()).into_offset_iter() {
         let Event::Start(Tag::Image { dest_url, .. }) = event else {
             continue;
@@ -65,7 +65,7 @@ pub fn rewrite(
         }
         let Some(file) = find(&dest, &page_dir, tree, &images.root) else {
             notes.push(Leftover {
-                at: super::line_at(at, &breaks, range.start),
+                at: super::line_at(at, &lines, range.start),
                 what: format!("image `{dest}` is not in the source tree: its link is kept"),
             });
             continue;
@@ -75,7 +75,7 @@ pub fn rewrite(
         let text = &body[range.clone()];
         let Some(link) = text.rfind(&format!("]({dest}")) else {
             notes.push(Leftover {
-                at: super::line_at(at, &breaks, range.start),
+                at: super::line_at(at, &lines, range.start),
                 what: format!("image `{dest}` is not an inline `![…](…)` image: not copied"),
             });
             continue;

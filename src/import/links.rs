@@ -29,7 +29,7 @@ pub fn rewrite(
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     // The ids the entry's page will give its headings (the renderer's own rule).
     let own_anchors = crate::render::markdown::MarkdownRenderer::heading_ids(body);
-    let breaks = super::Breaks::of(body);
+    let lines = crate::diagnostic::LineIndex::new(body);
     for (event, range) in Parser::new_ext(body, Options::all()).into_offset_iter() {
         let Event::Start(Tag::Link { dest_url, .. }) = event else {
             continue;
@@ -37,7 +37,7 @@ pub fn rewrite(
         let dest = dest_url.to_string();
         if dest.starts_with('/') && !dest.starts_with("//") {
             notes.push(Leftover {
-                at: super::line_at(at, &breaks, range.start),
+                at: super::line_at(at, &lines, range.start),
                 what: format!(
                     "link to `{dest}` kept: an address on the old site, which the book does not serve"
                 ),
@@ -70,7 +70,7 @@ pub fn rewrite(
                     .and_then(|t| t.rfind("](").map(|i| &t[..i]))
                     .unwrap_or(text);
                 notes.push(Leftover {
-                    at: super::line_at(at, &breaks, range.start),
+                    at: super::line_at(at, &lines, range.start),
                     what: format!(
                         "link to `{dest}` removed (its text kept): no imported page there"
                     ),

@@ -17,6 +17,7 @@ mod source;
 mod syntax;
 mod write;
 
+use crate::diagnostic::LineIndex;
 use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -88,24 +89,8 @@ pub struct Proposal {
 
 /// `file:line` of byte `offset` of a body (its `lines`), whose first line is `at.1` of the file
 /// `at.0`.
-pub(crate) fn line_at(at: &(String, usize), lines: &Breaks, offset: usize) -> String {
-    format!("{}:{}", at.0, at.1 + lines.before(offset))
-}
-
-/// Where one text's line breaks are, so that the line of any byte offset is a binary search: a
-/// page's parser events ask for thousands of lines, and counting the breaks before each one
-/// made a long page's import quadratic.
-pub(crate) struct Breaks(Vec<usize>);
-
-impl Breaks {
-    pub(crate) fn of(text: &str) -> Self {
-        Breaks(text.match_indices('\n').map(|(i, _)| i).collect())
-    }
-
-    /// How many line breaks stand before byte `offset`.
-    pub(crate) fn before(&self, offset: usize) -> usize {
-        self.0.partition_point(|&b| b < offset)
-    }
+pub(crate) fn line_at(at: &(String, usize), lines: &LineIndex<'_>, offset: usize) -> String {
+    format!("{}:{}", at.0, at.1 + lines.line(offset) - 1)
 }
 
 /// Something reported by file and line.

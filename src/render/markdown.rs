@@ -2,7 +2,7 @@
 //! admonitions, build-time syntax highlighting (CSS classes, so both themes work), and
 //! internal `.md` links rewritten to relative `.html` paths and checked.
 
-use crate::diagnostic::{Diagnostic, line_col};
+use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::html::escape;
 use crate::render::links::{LinkTargets, is_unsafe_scheme, missing_static_image, resolve_link};
 use crate::urls::slugify;
@@ -234,8 +234,10 @@ impl MarkdownRenderer {
         // (name, type, default, description), whose words as prose let a long reference
         // page outrank the entry that answers (measured on the imported Flink CDC docs).
         let mut html_block: Option<String> = None;
+        // Only problems ask for lines: the index is made for the first.
+        let lines = std::cell::OnceCell::new();
         let at = |offset: usize| {
-            let (l, c) = line_col(body, offset);
+            let (l, c) = lines.get_or_init(|| LineIndex::new(body)).line_col(offset);
             (body_line + l - 1, c)
         };
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Time `kbook import` on one long page built to be slow, against an ordinary long FAQ page.
+"""Time `kbook import` on one long page built to be slow, against an ordinary long FAQ page;
+then `kbook build` of one long entry full of problems, against one of plain paragraphs.
 
 usage: bench/worst-imports.py KBOOK_BINARY [SIZE_KIB] [RUNS] [CAP_SECONDS]
 
@@ -12,7 +13,7 @@ page of thousands of questions writes thousands of files, and the file system's 
 wall time (system time) grows with the files the runs before deleted. A step that reads the
 rest of the page once per line shows as a user time that grows with the square of the size. A run longer than
 CAP_SECONDS (default 120) is stopped and shown as `> CAP`. A case whose page has nothing to
-import ends with an error, which is timed all the same.
+import, or whose entry has problems, ends with an error, which is timed all the same.
 """
 import os, resource, statistics, subprocess, sys, tempfile, time
 
@@ -104,3 +105,54 @@ for gen, name, unit in CASES:
     wall, user = t
     base = base or wall
     print(f"{label:44} {wall:9.3f} {wall / base:11.2f} {user:7.3f}")
+
+
+BUILD_CASES = [
+    ("baseline: paragraphs", "Some text about job #N failing.\n\n"),
+    ("links to missing anchors, one line", "[a](#nope-#N) "),
+    ("links to missing entries, one line", "[a](missing-#N.md) "),
+    ("links to missing anchors, a line each", "[a](#nope-#N)\n\n"),
+]
+BOOK_TOML = """[book]
+title = "x"
+src = "content"
+
+[[kbook.connectors]]
+slug = "general"
+name = "General"
+description = "g"
+"""
+
+
+def time_build(body: str):
+    times, users = [], []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "content/general"))
+            with open(os.path.join(tmp, "book.toml"), "w") as f:
+                f.write(BOOK_TOML)
+            with open(os.path.join(tmp, "content/general/e.md"), "w") as f:
+                f.write("---\nid: e\ntitle: E\nconnector: general\nkind: troubleshooting\n---\n\n")
+                f.write(body)
+            t0 = time.perf_counter()
+            u0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+            try:
+                subprocess.run([kbook, "build", "--book", tmp, "--dest", os.path.join(tmp, "out")],
+                               capture_output=True, check=False, timeout=cap)
+            except subprocess.TimeoutExpired:
+                return None
+            times.append(time.perf_counter() - t0)
+            users.append(resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - u0)
+    return statistics.median(times), statistics.median(users)
+
+
+base = None
+print(f"\n{'kbook build, entry (' + str(size // 1024) + ' KiB)':44} {'median s':>9} {'× baseline':>11} {'user s':>7}")
+for name, unit in BUILD_CASES:
+    t = time_build(fill(unit))
+    if t is None:
+        print(f"{name:44} {'> ' + str(int(cap)):>9} {'> ' + str(int(cap / base)):>11}")
+        continue
+    wall, user = t
+    base = base or wall
+    print(f"{name:44} {wall:9.3f} {wall / base:11.2f} {user:7.3f}")

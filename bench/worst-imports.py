@@ -73,20 +73,17 @@ def tree(root: str, gen: str, page: str) -> None:
             f.write("# Summary\n\n- [FAQ](faq.md)\n")
 
 
-def time_import(gen: str, page: str):
-    """The median wall and user times of `runs` imports, or None when one ran longer than
-    `cap`."""
+def timed(prepare):
+    """The median wall and user times of `runs` runs of the command `prepare(tmp)` writes its
+    input for in a new directory and returns, or None when one ran longer than `cap`."""
     times, users = [], []
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as tmp:
-            src, into = os.path.join(tmp, "src"), os.path.join(tmp, "book")
-            os.makedirs(src)
-            tree(src, gen, page)
+            cmd = prepare(tmp)
             t0 = time.perf_counter()
             u0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
             try:
-                subprocess.run([kbook, "import", "--from", gen, src, "--into", into, "--json"],
-                               capture_output=True, check=False, timeout=cap)
+                subprocess.run(cmd, capture_output=True, check=False, timeout=cap)
             except subprocess.TimeoutExpired:
                 return None
             times.append(time.perf_counter() - t0)
@@ -94,17 +91,27 @@ def time_import(gen: str, page: str):
     return statistics.median(times), statistics.median(users)
 
 
-base = None
-print(f"{'page (' + str(size // 1024) + ' KiB)':44} {'median s':>9} {'× baseline':>11} {'user s':>7}")
-for gen, name, unit in CASES:
-    t = time_import(gen, fill(unit))
-    label = f"{gen}: {name}"
-    if t is None:
-        print(f"{label:44} {'> ' + str(int(cap)):>9} {'> ' + str(int(cap / base)):>11}")
-        continue
-    wall, user = t
-    base = base or wall
-    print(f"{label:44} {wall:9.3f} {wall / base:11.2f} {user:7.3f}")
+def table(title: str, rows):
+    """Times each (label, prepare) of `rows`; the first is the baseline of the ratios."""
+    base = None
+    print(f"{title:44} {'median s':>9} {'× baseline':>11} {'user s':>7}")
+    for label, prepare in rows:
+        t = timed(prepare)
+        if t is None:
+            print(f"{label:44} {'> ' + str(int(cap)):>9} {'> ' + str(int(cap / base)):>11}")
+            continue
+        wall, user = t
+        base = base or wall
+        print(f"{label:44} {wall:9.3f} {wall / base:11.2f} {user:7.3f}")
+
+
+def import_of(gen: str, page: str):
+    def prepare(tmp):
+        src = os.path.join(tmp, "src")
+        os.makedirs(src)
+        tree(src, gen, page)
+        return [kbook, "import", "--from", gen, src, "--into", os.path.join(tmp, "book"), "--json"]
+    return prepare
 
 
 BUILD_CASES = [
@@ -124,35 +131,19 @@ description = "g"
 """
 
 
-def time_build(body: str):
-    times, users = [], []
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory() as tmp:
-            os.makedirs(os.path.join(tmp, "content/general"))
-            with open(os.path.join(tmp, "book.toml"), "w") as f:
-                f.write(BOOK_TOML)
-            with open(os.path.join(tmp, "content/general/e.md"), "w") as f:
-                f.write("---\nid: e\ntitle: E\nconnector: general\nkind: troubleshooting\n---\n\n")
-                f.write(body)
-            t0 = time.perf_counter()
-            u0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-            try:
-                subprocess.run([kbook, "build", "--book", tmp, "--dest", os.path.join(tmp, "out")],
-                               capture_output=True, check=False, timeout=cap)
-            except subprocess.TimeoutExpired:
-                return None
-            times.append(time.perf_counter() - t0)
-            users.append(resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - u0)
-    return statistics.median(times), statistics.median(users)
+def build_of(body: str):
+    def prepare(tmp):
+        os.makedirs(os.path.join(tmp, "content/general"))
+        with open(os.path.join(tmp, "book.toml"), "w") as f:
+            f.write(BOOK_TOML)
+        with open(os.path.join(tmp, "content/general/e.md"), "w") as f:
+            f.write("---\nid: e\ntitle: E\nconnector: general\nkind: troubleshooting\n---\n\n")
+            f.write(body)
+        return [kbook, "build", "--book", tmp, "--dest", os.path.join(tmp, "out")]
+    return prepare
 
 
-base = None
-print(f"\n{'kbook build, entry (' + str(size // 1024) + ' KiB)':44} {'median s':>9} {'× baseline':>11} {'user s':>7}")
-for name, unit in BUILD_CASES:
-    t = time_build(fill(unit))
-    if t is None:
-        print(f"{name:44} {'> ' + str(int(cap)):>9} {'> ' + str(int(cap / base)):>11}")
-        continue
-    wall, user = t
-    base = base or wall
-    print(f"{name:44} {wall:9.3f} {wall / base:11.2f} {user:7.3f}")
+kib = size // 1024
+table(f"page ({kib} KiB)", [(f"{gen}: {name}", import_of(gen, fill(unit))) for gen, name, unit in CASES])
+print()
+table(f"kbook build, entry ({kib} KiB)", [(name, build_of(fill(unit))) for name, unit in BUILD_CASES])

@@ -114,12 +114,14 @@ pub enum ImportError {
     )]
     Occupied(PathBuf),
     /// No page has anything to import.
-    #[error("{}", nothing_to_import(pages_dir, *pages, notes))]
+    #[error("{}", nothing_to_import(pages_dir, *pages, *name_only, notes))]
     Nothing {
         /// The pages directory.
         pages_dir: PathBuf,
         /// Pages read.
         pages: usize,
+        /// Section index pages without text, which only name their sections.
+        name_only: usize,
         /// Why each was left out.
         notes: Vec<Leftover>,
     },
@@ -135,7 +137,12 @@ pub enum ImportError {
 }
 
 /// Why nothing was imported: no page at all, or each page's note.
-fn nothing_to_import(pages_dir: &Path, pages: usize, notes: &[Leftover]) -> String {
+fn nothing_to_import(
+    pages_dir: &Path,
+    pages: usize,
+    name_only: usize,
+    notes: &[Leftover],
+) -> String {
     const SHOWN: usize = 20;
     if pages == 0 {
         return format!(
@@ -152,6 +159,11 @@ fn nothing_to_import(pages_dir: &Path, pages: usize, notes: &[Leftover]) -> Stri
     }
     if notes.len() > SHOWN {
         text.push_str(&format!("\n  … and {} more", notes.len() - SHOWN));
+    }
+    if name_only > 0 {
+        text.push_str(&format!(
+            "\n  {name_only} section index page(s) without text, which only name their sections"
+        ));
     }
     text
 }

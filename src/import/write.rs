@@ -31,6 +31,8 @@ pub fn write_book(
             names.insert(d.section.clone(), name.clone());
         }
     }
+    // Section index pages without text: they only name their sections.
+    let name_only = drafts.iter().filter(|d| d.kind.is_empty()).count();
     let entries: Vec<Draft> = drafts
         .into_iter()
         .filter(|d| !d.kind.is_empty())
@@ -47,6 +49,7 @@ pub fn write_book(
         return Err(ImportError::Nothing {
             pages_dir: tree.pages_dir.clone(),
             pages: report.pages,
+            name_only,
             notes: report.notes.clone(),
         });
     }

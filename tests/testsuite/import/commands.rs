@@ -82,6 +82,29 @@ fn import_of_nothing_says_why() {
         1,
         "{err}"
     );
+
+    // Section index pages without text name their sections and make no entry: said too.
+    let hugo = tempfile::tempdir().unwrap();
+    std::fs::write(hugo.path().join("hugo.toml"), "title = \"x\"\n").unwrap();
+    std::fs::create_dir_all(hugo.path().join("content/docs/kafka")).unwrap();
+    for (page, title) in [("docs", "Docs"), ("docs/kafka", "Kafka")] {
+        let text = format!("---\ntitle: {title}\n---\n");
+        std::fs::write(hugo.path().join(format!("content/{page}/_index.md")), text).unwrap();
+    }
+    let dest = tempfile::tempdir().unwrap();
+    let out = kbook_command()
+        .args(["import", "--from", "hugo", "--into"])
+        .arg(dest.path())
+        .arg(hugo.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("none of the 2 pages read")
+            && err.contains("2 section index page(s) without text"),
+        "{err}"
+    );
 }
 
 #[test]

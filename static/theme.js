@@ -148,8 +148,16 @@
       fixes.forEach(function (f) { if (keep(cmpVersion(f, v)) && (!best || better(cmpVersion(f, best)))) best = f; });
       return best ? versionText(best) : null;
     };
+    // A version less precise than a bound it shares its parts with (8.0 against >=8.0.5)
+    // names releases on both sides: it may apply (as the search module decides).
+    var finer = function (b) {
+      return b.parts.length > v.parts.length && v.parts.every(function (x, i) { return b.parts[i] === x; });
+    };
     var m;
     if (!mine.length) m = "unknown";
+    else if (mine.some(function (s) {
+      return (s.fixed && finer(s.fixed)) || (s.affected && s.affected.clauses.some(function (c) { return finer(c.version); }));
+    })) m = "unknown";
     else if (mine.some(function (s) { return s.affected && s.affected.clauses.every(function (c) { return clauseMatches(c, v); }); })) m = "affected";
     else if (fixes.some(function (f) { return cmpVersion(v, f) >= 0; })) m = "fixed";
     else if (mine.every(function (s) { return !s.affected; })) m = "affected";

@@ -6,6 +6,7 @@
 //! spaces; a terminal's colours, a string value's escapes and byte escapes a string's repr
 //! doubled ([`crate::escapes`]); and lines broken at a fixed width ([`crate::hard_wraps`]).
 
+use crate::compose::{after_service, ends_with_replica};
 use crate::escapes::{collapse_doubled_byte_escapes, strip_terminal_codes, unescape_string_lines};
 use crate::hard_wraps::join_hard_wraps;
 use crate::json_lines::unwrap_json_lines_with;
@@ -182,22 +183,6 @@ fn after_quote_markers(line: &str) -> &str {
     t.trim_start_matches(['>', ' '])
 }
 
-/// The service name before a line of Docker Compose (`kafka-manager_1  | …`: the name, spaces,
-/// a bar) and the rest of the line.
-pub(crate) fn after_service(line: &str) -> Option<(&str, &str)> {
-    let (name, rest) = line.split_once(' ')?;
-    let valid = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphanumeric())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    let rest = rest.trim_start_matches(' ').strip_prefix('|')?;
-    let rest = rest.strip_prefix(' ').unwrap_or(rest);
-    (valid && (rest.is_empty() || !rest.starts_with('|'))).then_some((name, rest))
-}
-
 /// The service name of a paste from Docker Compose: one name before every line with words,
 /// in two lines or more, or in one when it ends with Compose's replica number (`_1`, `-1`).
 fn compose_service<'a>(lines: &[&'a str]) -> Option<&'a str> {
@@ -209,12 +194,6 @@ fn compose_service<'a>(lines: &[&'a str]) -> Option<&'a str> {
     let first = *written.first()?;
     (written.iter().all(|n| *n == first) && (written.len() >= 2 || ends_with_replica(first)))
         .then_some(first)
-}
-
-/// Whether a service name ends with Compose's replica number (`_1`, `-1`).
-pub(crate) fn ends_with_replica(name: &str) -> bool {
-    name.rsplit_once(['_', '-'])
-        .is_some_and(|(_, d)| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The tag of the source every line came from, as `kubectl logs --prefix` writes it

@@ -155,8 +155,8 @@ fn escapes_line_breaks(line: &str) -> bool {
                 next.starts_with("at ")
                     || crate::paste::starts_with_exception(next)
                     || is_logger_name(next.split_whitespace().next().unwrap_or(""))
-                    || crate::decoration::after_service(next)
-                        .is_some_and(|(name, _)| crate::decoration::ends_with_replica(name))
+                    || crate::compose::after_service(next)
+                        .is_some_and(|(name, _)| crate::compose::ends_with_replica(name))
             }
             Some(c) if c.is_ascii_digit() => {
                 let run = next.trim_start_matches(|c: char| c.is_ascii_digit());

@@ -45,6 +45,9 @@ struct Planner {
     reader: BookIndex,
     /// The last round of a search that needed blocks.
     last: Mutex<Option<Round>>,
+    /// Held through a search: the store collects the blocks any read finds missing, so two
+    /// searches at once (threads sharing the index) would take each other's.
+    searching: Mutex<()>,
 }
 
 impl std::fmt::Debug for LazyIndex {
@@ -77,6 +80,7 @@ impl LazyIndex {
                 store,
                 reader,
                 last: Mutex::new(None),
+                searching: Mutex::new(()),
             }),
         })
     }
@@ -101,6 +105,7 @@ impl LazyIndex {
         };
         // What the previous round of this same query got done is not done again (the data it
         // read does not change; fetched blocks only add to it).
+        let _alone = lock(&plan.searching);
         let key = format!("{opts:?}\u{0}{query}");
         let previous = lock(&plan.last).take().filter(|r| r.key == key);
         plan.store.take_missing();

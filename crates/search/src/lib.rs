@@ -7,11 +7,14 @@
 
 // Layers, each using only the ones before it: the byte formats (`hash`, `pack`, `head`), the
 // block directory over them (`blocks`), then — beside them, independent of storage — text
-// analysis and query building (`script`, `analysis`, `paste`, `schema`, `version`, `query`),
-// the reader (`book`), lazy loading (`lazy`); `writer` builds what the reader opens.
+// analysis (`script`, `analysis`, `paste`, `schema`, `version`), reading what copying and
+// logging add to a paste (`compose`, `escapes`, `hard_wraps`, `line_breaks`, `json_lines`,
+// `long_log`, then `decoration`, which uses them), query building (`query`), the reader
+// (`book`), lazy loading (`lazy`); `writer` builds what the reader opens.
 pub mod analysis;
 pub mod blocks;
 mod book;
+mod compose;
 mod decoration;
 mod escapes;
 mod hard_wraps;

@@ -193,7 +193,7 @@ pub(crate) fn unpack_table(
     total_len: usize,
 ) -> Result<Vec<(String, std::ops::Range<usize>)>, SearchError> {
     let (count, body_len, _) = parse_header(table)?;
-    if HEADER_LEN as u64 + body_len != total_len as u64 {
+    if (HEADER_LEN as u64).checked_add(body_len) != Some(total_len as u64) {
         return Err(corrupt("truncated (length mismatch)"));
     }
     let (entries, data_at) = parse_table(&table[HEADER_LEN..], count)?;

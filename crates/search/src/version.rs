@@ -301,6 +301,20 @@ pub fn classify(specs: &[VersionSpec], product: &str, version: &Version) -> Vers
     if relevant.is_empty() {
         return VersionMatch::Unknown;
     }
+    // A reader's version less precise than a bound it shares its parts with (`8.0` against
+    // `>=8.0.5` or a fix in `8.0.9`) names releases on both sides: it may apply.
+    let finer = |b: &Version| {
+        b.parts.len() > version.parts.len() && b.parts.starts_with(&version.parts)
+    };
+    if relevant.iter().any(|s| {
+        s.fixed.as_ref().is_some_and(finer)
+            || s
+                .affected
+                .as_ref()
+                .is_some_and(|r| r.clauses.iter().any(|c| finer(&c.version)))
+    }) {
+        return VersionMatch::Unknown;
+    }
     if relevant
         .iter()
         .any(|s| s.affected.as_ref().is_some_and(|r| r.contains(version)))
@@ -440,6 +454,12 @@ mod tests {
         assert!(m("8.0.7").applies());
         assert!(!m("8.0.11").applies() && !m("8.0.1").applies());
         assert!(classify(&specs, "flink", &v("1.16")).applies());
+        // A less precise version across a bound may apply; one clear of every bound is
+        // classified as before.
+        assert_eq!(m("8.0"), VersionMatch::Unknown);
+        assert_eq!(m("8"), VersionMatch::Unknown);
+        assert_eq!(m("8.1"), VersionMatch::Fixed);
+        assert_eq!(m("7"), VersionMatch::NotAffected);
         let (p, ver) = parse_product_version("VVR=8.0.7").unwrap();
         assert_eq!(p, "vvr");
         assert_eq!(ver.parts, vec![8, 0, 7]);

@@ -94,6 +94,12 @@ impl BookIndex {
         self.searcher.num_docs()
     }
 
+    /// Whether an entry with this id is in the index.
+    pub fn has_id(&self, id: &str) -> bool {
+        let term = tantivy::Term::from_field_text(self.kb.id, id);
+        self.searcher.doc_freq(&term).is_ok_and(|n| n > 0)
+    }
+
     /// Searches the index. Any text is a valid query.
     pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchResults, SearchError> {
         let built = build_query(query, &self.searcher, &self.kb, &opts.tuning);

@@ -94,6 +94,7 @@ const EN_PAGE: &[(&str, &str)] = &[
         "single_file_edition",
         "single-file edition, built with kbook",
     ),
+    ("heading_link", "Link to this section"),
 ];
 
 /// Texts the page scripts show (their English copies live in static/theme.js and
@@ -152,6 +153,7 @@ const EN_SCRIPT: &[(&str, &str)] = &[
     ("results", "Results"),
     ("nearest", "Nearest entries"),
     ("status_none", "No results"),
+    ("more_results", "Show {n} more"),
     ("status_one", "{n} result in {ms} ms"),
     ("status_many", "{n} results in {ms} ms"),
     ("facet_connector", "Connector"),
@@ -272,6 +274,7 @@ const ZH_PAGE: &[(&str, &str)] = &[
     ("moved_text", "此条目已移至 {link}。"),
     ("opensearch_description", "粘贴错误信息搜索{title}"),
     ("single_file_edition", "单文件版，由 kbook 生成"),
+    ("heading_link", "链接到本节"),
 ];
 
 const ZH_SCRIPT: &[(&str, &str)] = &[
@@ -316,6 +319,7 @@ const ZH_SCRIPT: &[(&str, &str)] = &[
     ("results", "结果"),
     ("nearest", "最接近的条目"),
     ("status_none", "没有结果"),
+    ("more_results", "再显示 {n} 条"),
     ("status_one", "{n} 个结果，用时 {ms} 毫秒"),
     ("status_many", "{n} 个结果，用时 {ms} 毫秒"),
     ("facet_connector", "连接器"),

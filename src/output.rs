@@ -15,6 +15,30 @@ pub type OutputFile = (String, std::sync::Arc<Vec<u8>>);
 const TMP_MARK: &str = ".kbook-tmp-";
 const OLD_MARK: &str = ".kbook-old-";
 
+/// Why `dest` cannot be replaced by a new site (what to say, and what to do), or `None`: a
+/// site replaces the whole directory, so one that exists must be a directory that is empty or
+/// an earlier kbook site (it has the file `marker`), not a folder of someone's files.
+pub fn not_replaceable(dest: &Path, marker: &str) -> Option<(String, &'static str)> {
+    let meta = std::fs::metadata(dest).ok()?;
+    if !meta.is_dir() {
+        return Some((
+            format!("{} is a file", dest.display()),
+            "kbook writes a directory there: name another path, or remove the file",
+        ));
+    }
+    let empty = std::fs::read_dir(dest).is_ok_and(|mut items| items.next().is_none());
+    (!empty && !dest.join(marker).is_file()).then(|| {
+        (
+            format!(
+                "{} holds files kbook did not write (it has no {marker})",
+                dest.display()
+            ),
+            "kbook replaces the whole directory: name a new or empty one, or remove this one if \
+             its files can go",
+        )
+    })
+}
+
 /// Writes `files` into a fresh sibling directory of `dest`, then replaces `dest` with it
 /// (see [`SiteWriter`]).
 pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> std::io::Result<Written> {
@@ -103,8 +127,13 @@ impl SiteWriter {
         })
     }
 
-    /// Writes one file (`path` relative to the site root).
+    /// Writes one file (`path` relative to the site root); an error names the file.
     pub fn write(&self, path: &str, data: &[u8]) -> std::io::Result<()> {
+        self.write_file(path, data)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{path}: {e}")))
+    }
+
+    fn write_file(&self, path: &str, data: &[u8]) -> std::io::Result<()> {
         if let Some((d, _)) = path.rsplit_once('/') {
             let known = self
                 .dirs

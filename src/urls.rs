@@ -35,6 +35,10 @@ pub const RESERVED_PATHS: [&str; 8] = [
     OPENSEARCH,
 ];
 
+/// Directories the site itself writes (the search index and module, the theme's files): no
+/// entry or alias may write inside them.
+pub const RESERVED_DIRS: [&str; 2] = ["search", "static"];
+
 /// The page of entry `id` of `connector`.
 pub fn entry_page(connector: &str, id: &str) -> String {
     format!("{connector}/{id}.html")

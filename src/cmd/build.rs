@@ -17,6 +17,19 @@ pub fn run(
     bundle: Option<&Path>,
     single_file: Option<&Path>,
 ) -> Result<ExitCode> {
+    if bundle.is_some() || single_file.is_some() {
+        let config = Config::load(&args.book).map_err(|d| diagnostics_error(&d))?;
+        for (path, what) in [
+            (bundle, "offline bundle"),
+            (single_file, "single-file book"),
+        ] {
+            if let Some(why) = path.and_then(|p| site::refuse_file(p, &config)) {
+                anyhow::bail!(
+                    "cannot write the {what}: {why}; name a new file outside the book's sources"
+                );
+            }
+        }
+    }
     let code = build_or_check(args, dest.clone(), false);
     if code != ExitCode::SUCCESS || (bundle.is_none() && single_file.is_none()) {
         return Ok(code);

@@ -52,6 +52,11 @@ pub fn run(args: &IndexArgs) -> Result<ExitCode> {
     for (page, why) in &report.skipped {
         outln!("  skipped {page}: {why}")?;
     }
+    for page in &report.not_utf8 {
+        outln!(
+            "  {page} is not UTF-8: indexed with U+FFFD for each byte that is not (convert the page to UTF-8)"
+        )?;
+    }
     if args.ui {
         outln!("Added the search box to {} pages.", report.injected)?;
     } else {

@@ -263,7 +263,23 @@ fn claim<'a>(
     what: &str,
     line: usize,
 ) {
-    if let Some(prev) = outputs.get(&out) {
+    if let Some(dir) = urls::RESERVED_DIRS.iter().find(|d| {
+        out.strip_prefix(**d)
+            .is_some_and(|rest| rest.starts_with('/'))
+    }) {
+        diags.push(
+            Diagnostic::error(
+                &e.path,
+                line,
+                1,
+                format!("{what} writes `{out}`, inside `{dir}/`, where kbook writes its own files"),
+            )
+            .with_hint(format!(
+                "`{}/` hold the site's search and theme files: choose a path outside them",
+                urls::RESERVED_DIRS.join("/` and `")
+            )),
+        );
+    } else if let Some(prev) = outputs.get(&out) {
         diags.push(
             Diagnostic::error(
                 &e.path,

@@ -146,6 +146,16 @@ pub fn load_cached(config: &Config, cache: &mut LoadCache) -> (Book, Vec<Diagnos
 /// Lists the `.md` files under `src`, sorted; symlinks are refused.
 fn discover(src: &Path, root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
     if !src.is_dir() {
+        // Without a book.toml this is most likely not the book's folder at all.
+        let hint = if root.join("book.toml").is_file() {
+            "create it, or set `[book] src` in book.toml to where the entries are".to_string()
+        } else {
+            format!(
+                "{} has no book.toml either: run kbook in the book's folder, pass --book DIR, \
+                 or start one with `kbook init`",
+                root.display()
+            )
+        };
         diags.push(
             Diagnostic::error(
                 display_path(src, root),
@@ -153,7 +163,7 @@ fn discover(src: &Path, root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf
                 0,
                 "the content directory does not exist",
             )
-            .with_hint("create it, or set `[book] src` in book.toml to where the entries are"),
+            .with_hint(hint),
         );
         return Vec::new();
     }

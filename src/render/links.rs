@@ -72,7 +72,7 @@ pub(super) fn resolve_link(
         if !anchor.is_empty() && !own_ids.contains(anchor) {
             return Err((
                 format!("link to a missing anchor `#{anchor}` on this page"),
-                format!("headings here: {}", sorted(own_ids)),
+                headings_hint("here", "this page", own_ids),
             ));
         }
         return Ok(None);
@@ -84,7 +84,10 @@ pub(super) fn resolve_link(
         Some((p, a)) => (p, Some(a)),
         None => (dest, None),
     };
-    if !path.ends_with(".md") {
+    // A query string is not part of the file (`other.md?x=1`); `.MD` is checked too, since
+    // a host with case-sensitive paths would not find it.
+    let path = path.split('?').next().unwrap_or(path);
+    if !path.to_ascii_lowercase().ends_with(".md") {
         return Ok(None);
     }
     let joined = join(rel_path, path);
@@ -116,7 +119,7 @@ pub(super) fn resolve_link(
         if !a.is_empty() && !ids.contains(a) {
             return Err((
                 format!("link to a missing anchor `#{a}` in `{path}`"),
-                format!("headings there: {}", sorted(ids)),
+                headings_hint("there", "that entry", ids),
             ));
         }
         new.push('#');
@@ -125,11 +128,13 @@ pub(super) fn resolve_link(
     Ok(Some(new))
 }
 
-fn sorted(ids: &HashSet<String>) -> String {
+/// The anchors a link could name: `headings here: #a, #b`, or that the page has none.
+fn headings_hint(place: &str, page: &str, ids: &HashSet<String>) -> String {
+    if ids.is_empty() {
+        return format!("{page} has no headings: link to the page without `#`");
+    }
     let mut v: Vec<&str> = ids.iter().map(String::as_str).collect();
     v.sort_unstable();
-    v.iter()
-        .map(|s| format!("#{s}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let list: Vec<String> = v.iter().map(|s| format!("#{s}")).collect();
+    format!("headings {place}: {}", list.join(", "))
 }

@@ -77,6 +77,8 @@ pub struct MarkdownRenderer {
     grammars: Arc<GrammarStore>,
     raw_html: RawHtml,
     highlights: Option<Arc<HighlightCache>>,
+    /// The accessible name of a heading's `#` link, in the book's language.
+    anchor_label: String,
 }
 
 /// Highlighted code blocks of each entry, kept across the rebuilds of `kbook serve`: an
@@ -159,6 +161,15 @@ impl MarkdownRenderer {
             grammars: grammars(),
             raw_html: RawHtml::default(),
             highlights: None,
+            anchor_label: "Link to this section".into(),
+        }
+    }
+
+    /// This renderer, naming headings' `#` links `label`.
+    pub fn with_anchor_label(self, label: &str) -> Self {
+        MarkdownRenderer {
+            anchor_label: label.into(),
+            ..self
         }
     }
 
@@ -225,6 +236,8 @@ impl MarkdownRenderer {
         let mut kept = self.highlights.as_ref().map(|_| Blocks::new());
         let own_ids = Self::heading_ids(body);
         let mut used = HashMap::new();
+        // Ids given so far: an explicit `{#id}` may repeat one.
+        let mut emitted_ids: HashSet<String> = HashSet::new();
         let mut events: Vec<Event<'_>> = Vec::new();
         let mut heading: Option<OpenHeading<'_>> = None;
         let mut code: Option<(String, String)> = None;
@@ -278,7 +291,26 @@ impl MarkdownRenderer {
                     let dest = match resolve_link(&dest_url, rel_path, page_url, targets, &own_ids)
                     {
                         Ok(Some(new)) => CowStr::from(new),
-                        Ok(None) => dest_url,
+                        Ok(None) => {
+                            // A download or page in `static/` must exist like an image.
+                            if let Some(missing) =
+                                missing_static_image(&dest_url, page_url, &targets.static_files)
+                            {
+                                let (l, c) = at(range.start);
+                                diags.push(
+                                    Diagnostic::warning(
+                                        file,
+                                        l,
+                                        c,
+                                        format!("link `{dest_url}`: the book has no {missing}"),
+                                    )
+                                    .with_hint(
+                                        "put the file into the book's static/ directory or fix the path",
+                                    ),
+                                );
+                            }
+                            dest_url
+                        }
                         Err((msg, hint)) => {
                             let (l, c) = at(range.start);
                             diags.push(Diagnostic::error(file, l, c, msg).with_hint(hint));
@@ -381,6 +413,20 @@ impl MarkdownRenderer {
                 (Some(_), Event::End(TagEnd::Heading(_))) => {
                     if let Some((level, explicit, classes, inner, text)) = heading.take() {
                         let id = explicit.unwrap_or_else(|| unique_slug(&text, &mut used));
+                        if !emitted_ids.insert(id.clone()) {
+                            let (l, c) = at(range.start);
+                            diags.push(
+                                Diagnostic::warning(
+                                    file,
+                                    l,
+                                    c,
+                                    format!("two headings have the id `{id}`"),
+                                )
+                                .with_hint(format!(
+                                    "a link to `#{id}` reaches only the first: give this one another `{{#id}}`"
+                                )),
+                            );
+                        }
                         let mut inner_html = String::new();
                         pulldown_cmark::html::push_html(&mut inner_html, inner.into_iter());
                         let n = level as u8;
@@ -399,8 +445,9 @@ impl MarkdownRenderer {
                             format!(" class=\"{}\"", escape(&classes.join(" ")))
                         };
                         let id = escape(&id);
+                        let label = escape(&self.anchor_label);
                         events.push(Event::Html(
-                            format!("<h{n} id=\"{id}\"{class_attr}>{inner_html}<a class=\"heading-anchor\" href=\"#{id}\" aria-label=\"Link to this section\">#</a></h{n}>\n").into(),
+                            format!("<h{n} id=\"{id}\"{class_attr}>{inner_html}<a class=\"heading-anchor\" href=\"#{id}\" aria-label=\"{label}\">#</a></h{n}>\n").into(),
                         ));
                     }
                 }
@@ -673,6 +720,47 @@ mod tests {
         assert!(d[0].message.contains("missing entry"));
         assert!(d[1].message.contains("missing anchor `#nope`"));
         assert!(d[2].message.contains("missing anchor `#none` on this page"));
+    }
+
+    #[test]
+    fn links_with_a_query_another_case_or_into_static_are_checked() {
+        let (r, d) = render(
+            "## Here\n\n[q](a.md?tab=2) [case](A.MD) [pdf](../static/none.pdf) \
+             [img](../static/images/flow%20chart.png) [empty](../mysql/b.md#x)\n\n## One {#same}\n\n## Two {#same}\n",
+        );
+        assert!(r.html.contains("href=\"a.html\""), "{}", r.html);
+        let said: Vec<String> = d.iter().map(|d| d.to_string()).collect();
+        assert_eq!(d.len(), 4, "{said:#?}");
+        assert!(said[0].contains("missing entry `A.MD`"), "{}", said[0]);
+        assert!(
+            said[1].contains("warning: link `../static/none.pdf`: the book has no static/none.pdf")
+        );
+        assert!(
+            said[2].contains("missing anchor `#x`")
+                && said[2].contains("headings there: #solution")
+        );
+        assert!(
+            said[3].contains("warning: two headings have the id `same`"),
+            "{}",
+            said[3]
+        );
+        // A page without headings says so, instead of an empty list.
+        let mut t = targets();
+        t.by_id
+            .insert("c".into(), ("kafka/c.html".into(), HashSet::new()));
+        let (_, d) = MarkdownRenderer::new().render(
+            "[c](c.md#x)\n",
+            "kafka/a.md",
+            "kafka/a.html",
+            &t,
+            Path::new("content/kafka/a.md"),
+            1,
+        );
+        assert!(
+            d[0].to_string().contains("that entry has no headings"),
+            "{:?}",
+            d
+        );
     }
 
     #[test]

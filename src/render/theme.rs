@@ -191,7 +191,10 @@ pub fn static_files(book_root: &Path) -> std::io::Result<Vec<(String, Vec<u8>)>>
                     .map(|c| c.as_os_str().to_string_lossy())
                     .collect::<Vec<_>>()
                     .join("/");
-                files.insert(rel, std::fs::read(item.path())?);
+                let bytes = std::fs::read(item.path()).map_err(|e| {
+                    std::io::Error::new(e.kind(), format!("{}: {e}", item.path().display()))
+                })?;
+                files.insert(rel, bytes);
             }
         }
     }

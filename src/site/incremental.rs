@@ -79,6 +79,11 @@ impl IncrementalSite {
             check_only: false,
             progress: false,
         };
+        if self.written.is_empty()
+            && let Some(d) = super::destination::refuse(&self.dest, &config)
+        {
+            return Err(vec![d]);
+        }
         let rendered = render_site(&config, &opts, &mut self.cache, Output::Memory)?;
         let timing = Progress::new(false);
         timing.stage("writing changed files");

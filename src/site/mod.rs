@@ -91,7 +91,10 @@ pub enum Output<'a> {
     Site(&'a Path),
 }
 
+mod destination;
 mod incremental;
+
+pub use destination::refuse_file;
 
 pub use incremental::{BuildCache, IncrementalSite};
 
@@ -318,13 +321,17 @@ fn render_bodies(
     std::hash::Hash::hash(&statics, &mut targets_fp);
     // The raw-HTML policy changes every body that has raw HTML.
     std::hash::Hash::hash(&config.output.html.sanitize_html, &mut targets_fp);
+    let strings = config.strings();
+    let anchor_label = strings.get("heading_link");
+    std::hash::Hash::hash(anchor_label, &mut targets_fp);
     let targets_fp = std::hash::Hasher::finish(&targets_fp);
     let mut renderer =
         MarkdownRenderer::with_raw_html(if config.output.html.sanitize_html == Some(false) {
             RawHtml::Allow
         } else {
             RawHtml::Sanitize
-        });
+        })
+        .with_anchor_label(anchor_label);
     if cache.keep {
         renderer = renderer.with_highlight_cache(cache.highlights.clone());
     }
@@ -378,6 +385,14 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
     let config = Config::load(root)?;
     let dest = opts.dest.clone().unwrap_or_else(|| config.build_dir());
     if !opts.check_only {
+        if let Some(refused) = destination::refuse(&dest, &config) {
+            // The book's own problems are reported too.
+            let mut diags = render_site(&config, opts, &mut BuildCache::default(), Output::Memory)
+                .err()
+                .unwrap_or_default();
+            diags.push(refused);
+            return Err(sorted(diags));
+        }
         recover_interrupted_swap(&dest);
     }
     if opts.check_only {

@@ -78,6 +78,9 @@ pub struct IndexReport {
     pub indexed: usize,
     /// Pages left out, with the reason.
     pub skipped: Vec<(String, String)>,
+    /// Pages that are not UTF-8, indexed with U+FFFD for each byte that is not (a site in
+    /// another encoding should be converted; their links and search box still work).
+    pub not_utf8: Vec<String>,
     /// Error texts found in the pages' log-shaped code.
     pub errors: usize,
     /// Files written under the search directory, and their bytes.
@@ -99,8 +102,9 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
             site.display()
         )));
     }
-    let subdir = opts.subdir.trim_matches('/').to_string();
+    let subdir = opts.subdir.trim_end_matches('/').to_string();
     if subdir.is_empty()
+        || subdir.starts_with('/')
         || subdir
             .split('/')
             .any(|s| s.is_empty() || s == "." || s == ".." || s.starts_with('.'))
@@ -129,6 +133,11 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     };
     timing.stage("reading pages and writing the search index");
     let dest = site.join(&subdir);
+    if let Some((why, hint)) =
+        crate::output::not_replaceable(&dest, crate::search_assets::MANIFEST_JSON_PATH)
+    {
+        return Err(IndexError::Usage(format!("--output-subdir: {why}; {hint}")));
+    }
     let writer =
         SiteWriter::begin(&dest).map_err(io(format!("cannot write {}", dest.display())))?;
     let mut batches = PageBatches::new(site, &reader, &to_root, &pages);
@@ -146,6 +155,7 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     report.indexed = batches.ids.len();
     report.errors = batches.errors;
     report.skipped = std::mem::take(&mut batches.skipped);
+    report.not_utf8 = std::mem::take(&mut batches.not_utf8);
     if report.indexed == 0 {
         return Err(IndexError::Usage(format!(
             "none of the {} HTML pages under {} has text to index (see --selector and data-kbook-body)",
@@ -165,21 +175,21 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
             .write(path, bytes)
             .map_err(io(format!("cannot write {path}")))?;
     }
+    // Every page's new text is written beside it before anything is replaced: a page that
+    // cannot be read or written leaves the site as it was.
+    let edits = if opts.ui {
+        timing.stage("adding the search box");
+        PageEdits::prepare(site, &pages, &subdir)?
+    } else {
+        PageEdits::default()
+    };
     let written = writer.commit().map_err(io(format!(
         "cannot move the search files into {}",
         dest.display()
     )))?;
     report.files = written.files;
     report.bytes = written.bytes;
-
-    if opts.ui {
-        timing.stage("adding the search box");
-        for rel in &pages {
-            if inject(site, rel, &subdir)? {
-                report.injected += 1;
-            }
-        }
-    }
+    report.injected = edits.apply()?;
     Ok(report)
 }
 
@@ -198,6 +208,8 @@ struct PageBatches<'a> {
     skipped: Vec<(String, String)>,
     /// Why reading stopped early (a page that could not be read).
     unreadable: Option<IndexError>,
+    /// Pages that are not UTF-8 (see [`IndexReport::not_utf8`]).
+    not_utf8: Vec<String>,
 }
 
 impl<'a> PageBatches<'a> {
@@ -216,6 +228,7 @@ impl<'a> PageBatches<'a> {
             errors: 0,
             skipped: Vec::new(),
             unreadable: None,
+            not_utf8: Vec::new(),
         }
     }
 
@@ -249,9 +262,10 @@ impl Iterator for PageBatches<'_> {
                 let bytes =
                     std::fs::read(&path).map_err(io(format!("cannot read {}", path.display())))?;
                 let text = String::from_utf8_lossy(&bytes);
-                Ok(reader.read(&text, rel, format!("{to_root}{rel}")))
+                let lossy = matches!(text, std::borrow::Cow::Owned(_));
+                Ok((reader.read(&text, rel, format!("{to_root}{rel}")), lossy))
             })
-            .collect::<Result<Vec<html::PageDoc>>>();
+            .collect::<Result<Vec<(html::PageDoc, bool)>>>();
         let read = match read {
             Ok(read) => read,
             Err(e) => {
@@ -260,7 +274,10 @@ impl Iterator for PageBatches<'_> {
             }
         };
         let mut docs: Vec<EntryDoc> = Vec::with_capacity(chunk.len());
-        for (rel, page) in chunk.iter().zip(read) {
+        for (rel, (page, lossy)) in chunk.iter().zip(read) {
+            if lossy {
+                self.not_utf8.push(rel.clone());
+            }
             match page {
                 html::PageDoc::Doc(mut d) => {
                     d.id = self.unique_id(rel);
@@ -294,7 +311,9 @@ fn html_pages(site: &Path, subdir: &str) -> Result<Vec<String>> {
         .into_iter()
         .filter_entry(|e| {
             e.depth() == 0
-                || !(e.file_name().to_string_lossy().starts_with('.') || e.path() == search_dir)
+                || !(e.file_name().to_string_lossy().starts_with('.')
+                    || e.path() == search_dir
+                    || is_earlier_search_dir(e.path()))
         });
     for item in walk {
         let item = item.map_err(|source| IndexError::Walk {
@@ -318,38 +337,83 @@ fn html_pages(site: &Path, subdir: &str) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// Adds the search box after `<body …>` and the loader before `</body>` of one page (a page
-/// that already loads it is left alone). The page is replaced by rename, never half written.
-fn inject(site: &Path, rel: &str, subdir: &str) -> Result<bool> {
-    let path = site.join(rel);
-    let text =
-        std::fs::read_to_string(&path).map_err(io(format!("cannot read {}", path.display())))?;
-    let loader = format!("{subdir}/{LOADER}");
-    if text.contains(&loader) {
-        return Ok(false);
+/// Whether `dir` holds the search files of an earlier run with another `--output-subdir`
+/// (its pages are the search page, not the site's).
+fn is_earlier_search_dir(dir: &Path) -> bool {
+    dir.join(LOADER).is_file() && dir.join(crate::search_assets::MANIFEST_JSON_PATH).is_file()
+}
+
+/// Pages given the search box, each new text written to a temporary file beside its page;
+/// dropped without [`PageEdits::apply`], the temporary files are removed.
+#[derive(Default)]
+struct PageEdits {
+    /// Temporary file and page.
+    staged: Vec<(PathBuf, PathBuf)>,
+}
+
+impl PageEdits {
+    fn prepare(site: &Path, pages: &[String], subdir: &str) -> Result<PageEdits> {
+        let mut edits = PageEdits::default();
+        for rel in pages {
+            let path = site.join(rel);
+            let bytes =
+                std::fs::read(&path).map_err(io(format!("cannot read {}", path.display())))?;
+            if let Some(out) = injected(&bytes, rel, subdir) {
+                let tmp = path.with_extension("html.kbook-tmp");
+                std::fs::write(&tmp, out).map_err(io(format!("cannot write {}", tmp.display())))?;
+                edits.staged.push((tmp, path));
+            }
+        }
+        Ok(edits)
     }
-    let lower = text.to_ascii_lowercase();
-    let (Some(open), Some(close)) = (lower.find("<body"), lower.rfind("</body>")) else {
-        return Ok(false);
-    };
-    let Some(open_end) = lower[open..].find('>').map(|i| open + i + 1) else {
-        return Ok(false);
-    };
+
+    /// Replaces each page by its new text (a rename: never half written); how many.
+    fn apply(mut self) -> Result<usize> {
+        let staged = std::mem::take(&mut self.staged);
+        let n = staged.len();
+        for (i, (tmp, path)) in staged.iter().enumerate() {
+            if let Err(e) = std::fs::rename(tmp, path) {
+                self.staged = staged[i..].to_vec();
+                return Err(io(format!("cannot replace {}", path.display()))(e));
+            }
+        }
+        Ok(n)
+    }
+}
+
+impl Drop for PageEdits {
+    fn drop(&mut self) {
+        for (tmp, _) in &self.staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// The page with the search box after `<body …>` and the loader before `</body>`, or `None`
+/// when it already loads it or has no body. Bytes, not text: the markup is ASCII, so a page in
+/// any ASCII-compatible encoding (Latin-1, Shift JIS, …) keeps its own bytes.
+fn injected(page: &[u8], rel: &str, subdir: &str) -> Option<Vec<u8>> {
+    let loader = format!("{subdir}/{LOADER}");
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    if find(page, loader.as_bytes()).is_some() {
+        return None;
+    }
+    let lower = page.to_ascii_lowercase();
+    let open = find(&lower, b"<body")?;
+    let close = lower.windows(7).rposition(|w| w == b"</body>")?;
+    let open_end = open + lower[open..].iter().position(|&b| b == b'>')? + 1;
     if open_end > close {
-        return Ok(false);
+        return None;
     }
     let to_root = "../".repeat(rel.matches('/').count());
-    let mut out = String::with_capacity(text.len() + 200);
-    out.push_str(&text[..open_end]);
-    out.push('\n');
-    out.push_str(SLOT);
-    out.push_str(&text[open_end..close]);
-    out.push_str(&format!(
-        "<script src=\"{to_root}{loader}\" defer></script>\n"
-    ));
-    out.push_str(&text[close..]);
-    let tmp = path.with_extension("html.kbook-tmp");
-    std::fs::write(&tmp, out).map_err(io(format!("cannot write {}", tmp.display())))?;
-    std::fs::rename(&tmp, &path).map_err(io(format!("cannot replace {}", path.display())))?;
-    Ok(true)
+    let mut out = Vec::with_capacity(page.len() + 200);
+    out.extend_from_slice(&page[..open_end]);
+    out.push(b'\n');
+    out.extend_from_slice(SLOT.as_bytes());
+    out.extend_from_slice(&page[open_end..close]);
+    out.extend_from_slice(
+        format!("<script src=\"{to_root}{loader}\" defer></script>\n").as_bytes(),
+    );
+    out.extend_from_slice(&page[close..]);
+    Some(out)
 }

@@ -412,17 +412,21 @@ pub fn axe_source() -> String {
 /// [`assert_previous_site_intact`]).
 pub fn write_previous_site(out: &Path) {
     std::fs::create_dir_all(out.join("kafka")).unwrap();
+    std::fs::create_dir_all(out.join("search")).unwrap();
     std::fs::write(out.join("index.html"), "previous site").unwrap();
     std::fs::write(out.join("kafka/old.html"), "previous entry").unwrap();
+    // What tells a build that the folder is a site of its own to replace.
+    std::fs::write(out.join("search/manifest.json"), "{}").unwrap();
 }
 
 /// `out` still holds exactly the site [`write_previous_site`] wrote, and no temporary
 /// directory of a build is left beside it.
 pub fn assert_previous_site_intact(out: &Path) {
     let snap = snapshot(out);
-    assert_eq!(snap.len(), 2, "previous output changed: {:?}", snap.keys());
+    assert_eq!(snap.len(), 3, "previous output changed: {:?}", snap.keys());
     assert_eq!(snap["index.html"], b"previous site");
     assert_eq!(snap["kafka/old.html"], b"previous entry");
+    assert_eq!(snap["search/manifest.json"], b"{}");
     let parent = out.parent().unwrap();
     let leftovers: Vec<_> = std::fs::read_dir(parent)
         .unwrap()

@@ -142,12 +142,25 @@ fn index_reads_the_chosen_content_and_refuses_bad_options() {
     let hit = &search("Access denied for user 'etl'@'10.1.1.1' (using password: YES)")["hits"][0];
     assert_eq!(hit["url"], "../../mysql/access.html");
 
+    // A folder of the site's own files is never replaced by the search files.
+    std::fs::create_dir_all(site.join("mine")).unwrap();
+    std::fs::write(site.join("mine/page.html"), "<p>mine</p>").unwrap();
+    let before = snapshot(&site);
     for (args, expect) in [
         (vec!["--selector", "main >>> p"], "not a CSS selector"),
         (
             vec!["--output-subdir", "../out"],
             "relative path inside the site",
         ),
+        (
+            vec!["--output-subdir", "/tmp/search"],
+            "relative path inside the site",
+        ),
+        (
+            vec!["--output-subdir", "mine"],
+            "holds files kbook did not write",
+        ),
+        (vec!["--output-subdir", "mine/page.html"], "is a file"),
     ] {
         let out = kbook_command()
             .arg("index")
@@ -159,10 +172,44 @@ fn index_reads_the_chosen_content_and_refuses_bad_options() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(expect), "{args:?}: {err}");
     }
+    assert_eq!(snapshot(&site), before, "a refused run changed the site");
     let out = kbook_command()
         .arg("index")
         .arg(dir.path().join("missing"))
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a directory"));
+}
+
+/// A page in another encoding keeps its bytes when `--ui` adds the box, and is reported; a
+/// second run with another search folder does not index the first one's search page.
+#[test]
+fn index_ui_keeps_other_encodings_and_skips_earlier_search_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    std::fs::create_dir_all(site.join("docs")).unwrap();
+    let page = |title: &str| {
+        format!(
+            "<html><head><title>{title}</title></head><body><main><p>Timeout expired while fetching topic metadata</p></main></body></html>"
+        )
+    };
+    std::fs::write(site.join("index.html"), page("Home")).unwrap();
+    let mut latin1 = page("Caf\u{e9}").replace('\u{e9}', "\u{1}").into_bytes();
+    for b in &mut latin1 {
+        if *b == 1 {
+            *b = 0xE9;
+        }
+    }
+    std::fs::write(site.join("docs/latin1.html"), &latin1).unwrap();
+    let r = index(&site, &["--ui"]);
+    assert_eq!(r["injected"], 2, "{r}");
+    assert_eq!(r["not_utf8"], serde_json::json!(["docs/latin1.html"]));
+    let now = std::fs::read(site.join("docs/latin1.html")).unwrap();
+    assert!(
+        now.windows(5).any(|w| w == b"Caf\xE9<"),
+        "the page's own bytes changed"
+    );
+    assert!(String::from_utf8_lossy(&now).contains("../kbook/kbook.js"));
+    let r = index(&site, &["--output-subdir", "other"]);
+    assert_eq!(r["pages"], 2, "{r}");
 }

@@ -254,3 +254,85 @@ fn missing_content_directory() {
         &["content: error: the content directory does not exist"],
     );
 }
+
+/// A build replaces its whole destination: one that is the book's sources, a file, or a folder
+/// of other files is refused before anything is written, along with the book's own problems;
+/// and the single-file book is not written over a source.
+#[test]
+fn destinations_that_would_lose_files_are_refused() {
+    let c = Case::with(&[("content/kafka/broken.md", b"---\ntitle: [\n---\n")]);
+    let snapshot = |p: &Path| crate::common::snapshot(p);
+    let sources = snapshot(&c.book);
+    let foreign = c.dir.path().join("mine");
+    std::fs::create_dir_all(&foreign).unwrap();
+    std::fs::write(foreign.join("thesis.txt"), "my own").unwrap();
+    let file = c.dir.path().join("notes.txt");
+    std::fs::write(&file, "my own").unwrap();
+    for (dest, said) in [
+        (c.book.join("content"), "is the book's content directory"),
+        (
+            c.book.join("content/kafka"),
+            "is inside the book's content directory",
+        ),
+        (c.book.clone(), "holds the book itself"),
+        (c.dir.path().to_path_buf(), "holds the book itself"),
+        (foreign.clone(), "holds files kbook did not write"),
+        (file.clone(), "is a file"),
+    ] {
+        let o = crate::common::build_site(&c.book, &dest, &[]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{}: {err}", dest.display());
+        assert!(err.contains(said), "missing `{said}` in:\n{err}");
+        // The book's own problem is reported in the same run.
+        assert!(err.contains("content/kafka/broken.md:"), "{err}");
+        assert!(err.contains("nothing was written"), "{err}");
+    }
+    assert_eq!(snapshot(&c.book), sources, "the book changed");
+    assert_eq!(snapshot(&foreign).len(), 1);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "my own");
+    std::fs::remove_file(c.book.join("content/kafka/broken.md")).unwrap();
+    let sources = snapshot(&c.book);
+    for (flag, path, said) in [
+        ("--single-file", "book.toml", "is the book's book.toml"),
+        (
+            "--bundle",
+            "content/kafka/kb.zip",
+            "is inside the book's content directory",
+        ),
+    ] {
+        let target = c.book.join(path).to_string_lossy().to_string();
+        let o = crate::common::build_site(&c.book, &c.out, &[flag, &target]);
+        assert_eq!(o.status.code(), Some(1), "{flag} {path}");
+        assert!(
+            stderr(&o).contains(said),
+            "missing `{said}` in:\n{}",
+            stderr(&o)
+        );
+    }
+    assert_eq!(snapshot(&c.book), sources, "the book changed");
+    assert_previous_site_intact(&c.out);
+}
+
+/// An alias inside the folders the site writes itself (`search/`, `static/`) is refused by
+/// `check` and `build` alike, naming the alias's line.
+#[test]
+fn aliases_into_the_sites_own_folders_are_refused() {
+    let c = Case::with(&[(
+        "content/kafka/thief.md",
+        b"---\ntitle: \"Thief\"\nconnector: kafka\nkind: concept\naliases: [\"static/kbook.css\", \"search/manifest.json\"]\n---\nText.\n",
+    )]);
+    let err = assert_fails_with(
+        &c,
+        &[
+            "content/kafka/thief.md:5:1: error: an alias writes `static/kbook.css/index.html`, inside `static/`",
+            "content/kafka/thief.md:5:1: error: an alias writes `search/manifest.json/index.html`, inside `search/`",
+        ],
+    );
+    let check = kbook_command()
+        .args(["check", "--book"])
+        .arg(&c.book)
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(1));
+    assert!(stderr(&check).contains("inside `static/`"), "{err}");
+}

@@ -22,14 +22,19 @@ pub enum EvalError {
         #[source]
         source: std::io::Error,
     },
-    /// A line of the query file is not a labelled query.
-    #[error("{path}:{line}: not a query line (expected {{\"q\": \"...\", \"expect\": [ids]}})")]
-    BadLine {
-        path: String,
-        line: usize,
-        #[source]
-        source: serde_json::Error,
-    },
+    /// Lines of the query file that are not labelled queries (each `path:line:column: why`),
+    /// or a file with none.
+    #[error(
+        "{}\n  hint: each line is {{\"q\": \"...\", \"expect\": [ids], \"style\", \"lang\", \"source\", \"why\"}}",
+        problems.join("\n")
+    )]
+    BadLines { problems: Vec<String> },
+    /// Expected ids that no entry of the index has.
+    #[error(
+        "{}\n  hint: list ids of the book's entries (`kbook search --json` shows them), or [] when no entry answers",
+        problems.join("\n")
+    )]
+    UnknownIds { problems: Vec<String> },
     /// The index failed to answer a query.
     #[error("the search for {query:?} failed")]
     Search {
@@ -41,6 +46,7 @@ pub enum EvalError {
 
 /// One labelled query.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LabelledQuery {
     /// The query text.
     pub q: String,
@@ -52,6 +58,15 @@ pub struct LabelledQuery {
     /// Its language (`en`, `zh`, ...).
     #[serde(default = "unlabelled")]
     pub lang: String,
+    /// Where it was copied from (a URL), for queries from public reports.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// Why it is labelled so.
+    #[serde(default)]
+    pub why: Option<String>,
+    /// Its line in the query file (0 when not read from one).
+    #[serde(skip)]
+    pub line: usize,
 }
 
 fn unlabelled() -> String {
@@ -251,23 +266,103 @@ pub fn evaluate(
     })
 }
 
-/// Reads a JSONL query file.
+/// Reads a JSONL query file; every line that is not a labelled query is reported.
 pub fn read_queries(path: &Path) -> Result<Vec<LabelledQuery>, EvalError> {
     let text = std::fs::read_to_string(path).map_err(|source| EvalError::Read {
         path: path.display().to_string(),
         source,
     })?;
     let mut out = Vec::new();
+    let mut problems = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let q: LabelledQuery = serde_json::from_str(line).map_err(|source| EvalError::BadLine {
-            path: path.display().to_string(),
-            line: i + 1,
-            source,
-        })?;
-        out.push(q);
+        match serde_json::from_str::<LabelledQuery>(line) {
+            Ok(mut q) => {
+                q.line = i + 1;
+                out.push(q);
+            }
+            Err(e) => {
+                // serde_json counts within the one line it read: its line is always 1.
+                let why = e.to_string();
+                let why = why
+                    .rsplit_once(" at line ")
+                    .map_or(why.as_str(), |(w, _)| w);
+                problems.push(format!(
+                    "{}:{}:{}: {why}",
+                    path.display(),
+                    i + 1,
+                    e.column()
+                ));
+            }
+        }
+    }
+    if out.is_empty() && problems.is_empty() {
+        problems.push(format!("{}: the file holds no queries", path.display()));
+    }
+    if !problems.is_empty() {
+        return Err(EvalError::BadLines { problems });
     }
     Ok(out)
+}
+
+/// Expected ids the index lacks, each with its query's line.
+pub fn check_expected_ids(
+    index: &BookIndex,
+    path: &Path,
+    queries: &[LabelledQuery],
+) -> Result<(), EvalError> {
+    let problems: Vec<String> = queries
+        .iter()
+        .flat_map(|q| {
+            q.expect
+                .iter()
+                .filter(|id| !index.has_id(id))
+                .map(move |id| {
+                    format!(
+                        "{}:{}: `{id}` is not an entry of the index",
+                        path.display(),
+                        q.line
+                    )
+                })
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(EvalError::UnknownIds { problems })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<Vec<LabelledQuery>, EvalError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("q.jsonl");
+        std::fs::write(&path, text).unwrap();
+        read_queries(&path)
+    }
+
+    #[test]
+    fn every_bad_line_is_reported_with_its_line_and_column() {
+        let e = read(
+            "{\"q\": \"a\", \"expect\": []}\n\n{\"q\": \"b\", \"expect\": \"x\"}\n{\"q\": \"c\", \"expect\": [], \"stlye\": \"trace\"}\n",
+        )
+        .unwrap_err()
+        .to_string();
+        let lines: Vec<&str> = e.lines().collect();
+        assert!(
+            lines[0].ends_with("q.jsonl:3:24: invalid type: string \"x\", expected a sequence"),
+            "{e}"
+        );
+        assert!(lines[1].ends_with("q.jsonl:4:32: unknown field `stlye`, expected one of `q`, `expect`, `style`, `lang`, `source`, `why`"), "{e}");
+        assert!(lines[2].contains("hint:"), "{e}");
+        let e = read("\n  \n").unwrap_err().to_string();
+        assert!(e.contains("the file holds no queries"), "{e}");
+        let ok = read("{\"q\": \"a\", \"expect\": [\"x\"], \"source\": \"https://example.org/1\"}\n\n{\"q\": \"b\", \"expect\": []}\n").unwrap();
+        assert_eq!((ok[0].line, ok[1].line), (1, 3));
+    }
 }

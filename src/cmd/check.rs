@@ -12,10 +12,16 @@ pub fn run(args: &BookArgs, fix: bool) -> Result<ExitCode> {
         let config = Config::load(&args.book).map_err(|d| diagnostics_error(&d))?;
         let fixed = kbook::content::fix::fix_front_matter(&config)
             .context("cannot rewrite front-matter")?;
-        for p in &fixed {
+        for p in &fixed.rewritten {
             eprintln!("normalised {}", p.display());
         }
-        eprintln!("--fix: {} file(s) rewritten", fixed.len());
+        for p in &fixed.commented {
+            eprintln!(
+                "left {} as it is: its front-matter has comments, which rewriting would drop",
+                p.display()
+            );
+        }
+        eprintln!("--fix: {} file(s) rewritten", fixed.rewritten.len());
     }
     Ok(build::build_or_check(args, None, true))
 }

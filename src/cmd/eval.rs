@@ -4,7 +4,7 @@
 
 use super::{one_line, open_built_index};
 use anyhow::{Context, Result, bail};
-use kbook::eval::{EvalReport, Metrics, evaluate, read_queries};
+use kbook::eval::{EvalReport, Metrics, check_expected_ids, evaluate, read_queries};
 use kbook_search::Tuning;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -190,6 +190,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
     let tuning = tuning_for(args)?;
     let queries = read_queries(&args.queries)?;
     let index = open_built_index(&args.book, args.site.as_deref())?;
+    check_expected_ids(&index, &args.queries, &queries)?;
     let report = evaluate(&index, &queries, &tuning)?;
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?)?;

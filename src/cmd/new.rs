@@ -16,7 +16,27 @@ pub fn run(book: &Path, spec: &str) -> Result<ExitCode> {
             bail!("the {what} `{s}` is not a slug: use lowercase letters, digits and hyphens");
         }
     }
+    if !book.join("book.toml").is_file() {
+        bail!(
+            "{} has no book.toml: run `kbook init {}` first, or name the book with --book",
+            book.display(),
+            book.display()
+        );
+    }
     let config = Config::load(book).map_err(|d| diagnostics_error(&d))?;
+    let known: Vec<&str> = config
+        .kbook
+        .connectors
+        .iter()
+        .map(|c| c.slug.as_str())
+        .collect();
+    if !known.is_empty() && !known.contains(&connector) {
+        bail!(
+            "the connector `{connector}` is not in book.toml (known: {}): add it under \
+             [[kbook.connectors]] first, or use one of those",
+            known.join(", ")
+        );
+    }
     let dir = config.src_dir().join(connector);
     let path = dir.join(format!("{id}.md"));
     if path.exists() {

@@ -21,8 +21,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub json: bool,
     /// Maximum number of results (1 to 200).
-    #[arg(long, default_value_t = 10)]
-    pub limit: usize,
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=200))]
+    pub limit: u8,
     /// Only entries of this connector.
     #[arg(long)]
     pub connector: Option<String>,
@@ -75,7 +75,7 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
     };
     let index = open_built_index(&args.book, args.site.as_deref())?;
     let opts = SearchOptions {
-        limit: args.limit.max(1),
+        limit: usize::from(args.limit),
         connector: args.connector.clone(),
         kind: args.kind.clone(),
         version,
@@ -86,7 +86,7 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&results)?)?;
     } else {
-        print_results(&results, args.explain, opts.version.as_ref())?;
+        print_results(&results, args, opts.version.as_ref())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -115,10 +115,19 @@ fn version_mark(
 
 fn print_results(
     r: &SearchResults,
-    explain: bool,
+    args: &SearchArgs,
     reader: Option<&(String, Version)>,
 ) -> std::io::Result<()> {
+    let explain = args.explain;
     if r.hits.is_empty() {
+        // A filter that matches nothing (a misspelt connector) is said, not hidden.
+        let filters: Vec<String> = [("connector", &args.connector), ("kind", &args.kind)]
+            .into_iter()
+            .filter_map(|(name, v)| v.as_ref().map(|v| format!("{name} `{v}`")))
+            .collect();
+        if !filters.is_empty() {
+            return outln!("No entries of {} match.", filters.join(" and "));
+        }
         return outln!("No entries match.");
     }
     if r.confident {

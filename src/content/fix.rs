@@ -209,18 +209,40 @@ pub fn fix_file(raw: &str, fm: &EntryFrontMatter) -> Option<String> {
     None
 }
 
+/// Whether the front-matter of `raw` may hold a comment (a `#` starting a line or after a
+/// space): rewriting would drop it. Cautious: a `#` after a space inside a quoted value counts
+/// too, and only leaves that file as it is.
+pub fn has_comments(raw: &str) -> bool {
+    let text = raw.trim_start_matches('\u{feff}');
+    let Some((first, rest)) = text.split_once('\n') else {
+        return false;
+    };
+    let delim = first.trim_end();
+    rest.lines()
+        .take_while(|l| l.trim_end() != delim)
+        .any(|l| l.trim_start().starts_with('#') || l.contains(" #") || l.contains("\t#"))
+}
+
+/// What `kbook check --fix` did: the entries rewritten, and those left alone because their
+/// front-matter has comments.
+#[derive(Debug, Default)]
+pub struct Fixed {
+    /// Rewritten.
+    pub rewritten: Vec<std::path::PathBuf>,
+    /// Not in the canonical form, left as they were: rewriting would drop their comments.
+    pub commented: Vec<std::path::PathBuf>,
+}
+
 /// `kbook check --fix`: rewrites the front-matter of every entry that has no errors into the
-/// canonical order and formatting. Returns the paths rewritten.
-pub fn fix_front_matter(
-    config: &crate::config::Config,
-) -> std::io::Result<Vec<std::path::PathBuf>> {
+/// canonical order and formatting (not one with comments, which the rewrite would drop).
+pub fn fix_front_matter(config: &crate::config::Config) -> std::io::Result<Fixed> {
     let (book, diags) = super::load(config);
     let broken: std::collections::HashSet<&std::path::Path> = diags
         .iter()
         .filter(|d| d.is_error())
         .map(|d| d.path.as_path())
         .collect();
-    let mut fixed = Vec::new();
+    let mut fixed = Fixed::default();
     for e in &book.entries {
         if broken.contains(e.path.as_path()) {
             continue;
@@ -230,8 +252,12 @@ pub fn fix_front_matter(
         if let Some(new) = fix_file(&raw, &e.fm)
             && new != raw
         {
+            if has_comments(&raw) {
+                fixed.commented.push(e.path.clone());
+                continue;
+            }
             crate::output::write_file_atomically(&file, new.as_bytes())?;
-            fixed.push(e.path.clone());
+            fixed.rewritten.push(e.path.clone());
         }
     }
     Ok(fixed)
@@ -253,6 +279,16 @@ mod tests {
         let (fm, _, d) = parse(&doc, Path::new("a.md"), &kinds);
         assert!(d.is_empty(), "{d:?}");
         fm.unwrap()
+    }
+
+    #[test]
+    fn comments_are_found_in_the_front_matter_only() {
+        assert!(has_comments("---\n# sorted\ntitle: T\n---\nBody\n"));
+        assert!(has_comments("---\ntitle: T  # from the prod log\n---\n"));
+        assert!(has_comments("+++\ntitle = \"T\" # note\n+++\n"));
+        assert!(!has_comments(
+            "---\ntitle: \"C#\"\ntags: [a]\n---\n# A heading\n\nissue #5\n"
+        ));
     }
 
     #[test]

@@ -231,4 +231,22 @@ fn init_and_new_scaffold_a_working_book() {
         .output()
         .unwrap();
     assert!(!o.status.success());
+    // A connector book.toml does not declare, and a folder without a book, are refused
+    // before anything is created.
+    let o = kbook()
+        .args(["new", "kafka/x", "--book"])
+        .arg(&book)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("(known: example)"));
+    assert!(!book.join("content/kafka").exists());
+    let nowhere = book.join("no-book");
+    let o = kbook()
+        .args(["new", "example/x", "--book"])
+        .arg(&nowhere)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("has no book.toml"));
+    assert!(!nowhere.exists());
 }

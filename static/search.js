@@ -18,13 +18,19 @@
 
   var BOX_LIMIT = 8;
   var RECENT_KEY = "kbook-recent";
+  var PASTE_KEY = "kbook-paste-";
   var RECENT_MAX = 8;
   var PAGE_LIMIT = 20;
   var FACET_LIMIT = 60;
   var BOX_DELAY_MS = 120;
   var PAGE_DELAY_MS = 200;
-  // A pasted log beyond this is cut: the root cause is near the top, and it bounds the work.
-  var MAX_QUERY_CHARS = 100000;
+  // Of a longer paste the module reads the first and last 128 KiB of UTF-8 (as `kbook search`
+  // does); this many characters at each end always hold them, so passing only these changes
+  // nothing and bounds the copy into the module.
+  var KEEP_QUERY_CHARS = 131072;
+  // Longer searches are not put in the address (servers refuse long URLs): the tab keeps
+  // them in sessionStorage and the address names them by a hash.
+  var URL_QUERY_CHARS = 2000;
 
   // The English texts of the search UI; the page may translate them (see theme.js).
   var STRINGS = {
@@ -46,6 +52,7 @@
     results: "Results",
     nearest: "Nearest entries",
     status_none: "No results",
+    more_results: "Show {n} more",
     status_one: "{n} result in {ms} ms",
     status_many: "{n} results in {ms} ms",
     facet_connector: "Connector",
@@ -390,7 +397,10 @@
   }
 
   function rawSearch(q, opts) {
-    var text = String(q == null ? "" : q).slice(0, MAX_QUERY_CHARS);
+    var text = String(q == null ? "" : q);
+    if (text.length > 2 * KEEP_QUERY_CHARS) {
+      text = text.slice(0, KEEP_QUERY_CHARS) + "\n" + text.slice(text.length - KEEP_QUERY_CHARS);
+    }
     return load().then(function (engine) {
       return engine.search(text, cleanOptions(opts));
     }).then(function (res) {
@@ -482,7 +492,40 @@
 
   function searchPageUrl(q) {
     if (single) return "#" + SEARCH_SECTION;
-    return root + "search.html?q=" + encodeURIComponent(q);
+    return root + "search.html?" + queryParam(q).toString();
+  }
+
+  // `q=` with the search, or for a long one `paste=` with the key it is kept under in this
+  // tab's sessionStorage (where storage fails, `q=` after all).
+  function queryParam(q) {
+    var params = new URLSearchParams();
+    if (q.length > URL_QUERY_CHARS) {
+      var h = 0x811c9dc5;
+      for (var i = 0; i < q.length; i++) h = Math.imul(h ^ q.charCodeAt(i), 16777619) >>> 0;
+      var key = h.toString(16);
+      try {
+        window.sessionStorage.setItem(PASTE_KEY + key, q);
+        params.set("paste", key);
+        return params;
+      } catch (e) {
+        // No storage (a private window's quota, a policy): the address carries it.
+      }
+    }
+    params.set("q", q);
+    return params;
+  }
+
+  // The search an address names (see `queryParam`).
+  function queryFrom(params) {
+    var q = params.get("q");
+    if (q != null) return q;
+    var key = params.get("paste");
+    if (!key) return "";
+    try {
+      return window.sessionStorage.getItem(PASTE_KEY + key) || "";
+    } catch (e) {
+      return "";
+    }
   }
 
   var searchPage = null;
@@ -643,7 +686,7 @@
         e.preventDefault();
         self.close();
         openSearchSection(q);
-      } else if (q !== self.input.value) {
+      } else if (q !== self.input.value || q.length > URL_QUERY_CHARS) {
         // The search page gets the paste with its lines.
         e.preventDefault();
         window.location.href = searchPageUrl(q);
@@ -937,10 +980,12 @@
     this.facets = document.getElementById("kbook-facets");
     this.filters = { connector: "", kind: "" };
     this.seq = 0;
+    this.limit = PAGE_LIMIT;
+    this.shownKey = "";
     if (!this.area) return;
 
     var params = new URLSearchParams(location.search);
-    this.area.value = params.get("q") || "";
+    this.area.value = queryFrom(params);
     this.filters.connector = params.get("connector") || "";
     this.filters.kind = params.get("kind") || "";
 
@@ -1006,7 +1051,7 @@
     list.forEach(function (q) {
       var li = el("li");
       var a = el("a", null, recentLabel(q));
-      a.href = single ? "#" + SEARCH_SECTION : root + "search.html?q=" + encodeURIComponent(q);
+      a.href = searchPageUrl(q);
       a.addEventListener("click", function (e) {
         e.preventDefault();
         self.area.value = q;
@@ -1025,8 +1070,7 @@
   // Keeps ?q=&connector=&kind=&version= in the address bar so the search can be shared.
   SearchPage.prototype.syncUrl = function (q) {
     if (!window.history || !history.replaceState) return;
-    var params = new URLSearchParams();
-    if (q) params.set("q", q);
+    var params = q ? queryParam(q) : new URLSearchParams();
     if (this.filters.connector) params.set("connector", this.filters.connector);
     if (this.filters.kind) params.set("kind", this.filters.kind);
     if (versionParam()) params.set("version", versionParam());
@@ -1054,14 +1098,21 @@
     if (!loading) this.setStatus(t("loading"));
     var started = 0;
     var filters = this.filters;
+    var version = versionParam();
+    // A new search or filter starts from one page of results again.
+    var key = [q, filters.connector, filters.kind, version].join("\u0000");
+    if (key !== this.shownKey) {
+      this.shownKey = key;
+      this.limit = PAGE_LIMIT;
+    }
+    var limit = this.limit;
     // Facets come from the unfiltered result set; the list honours the chosen chips. The
     // time shown is the search itself, not the first load of the module.
-    var version = versionParam();
     load().then(function () {
       started = (window.performance || Date).now();
       return Promise.all([
         rawSearch(q, { limit: FACET_LIMIT }),
-        rawSearch(q, { limit: PAGE_LIMIT, connector: filters.connector, kind: filters.kind, version: version }),
+        rawSearch(q, { limit: limit, connector: filters.connector, kind: filters.kind, version: version }),
       ]);
     }).then(
       function (r) {
@@ -1069,11 +1120,31 @@
         var ms = Math.round((window.performance || Date).now() - started);
         self.renderFacets(r[0]);
         self.render(r[1], ms);
+        self.renderMore(r[0], r[1]);
       },
       function (err) {
         if (seq === self.seq) self.setStatus(t("failed", { error: err.message }));
       }
     );
+  };
+
+  // The chips count the first FACET_LIMIT results; when they hold more than the list shows,
+  // a button shows the next page of them.
+  SearchPage.prototype.renderMore = function (all, shown) {
+    var filters = this.filters;
+    var total = all.hits.filter(function (h) {
+      return (!filters.connector || h.connector === filters.connector) && (!filters.kind || h.kind === filters.kind);
+    }).length;
+    var rest = total - shown.hits.length;
+    if (rest <= 0 || this.limit >= FACET_LIMIT) return;
+    var self = this;
+    var more = el("button", "kbook-more", t("more_results", { n: Math.min(rest, PAGE_LIMIT) }));
+    more.type = "button";
+    more.addEventListener("click", function () {
+      self.limit = Math.min(self.limit + PAGE_LIMIT, FACET_LIMIT);
+      self.update();
+    });
+    this.results.appendChild(more);
   };
 
   SearchPage.prototype.renderFacets = function (res) {

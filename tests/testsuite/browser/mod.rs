@@ -363,3 +363,74 @@ fn search_page_deep_link_facets_and_no_confident_match() {
     c.wait_for("document.querySelector('.kbook-no-match, .kbook-no-confident')");
     c.assert_no_errors("browser");
 }
+
+/// A paste longer than an address should hold: the search page keeps it out of the URL (the
+/// tab's storage names it), a reload brings it back, and a log whose error is at its end,
+/// longer than the part the module reads, ranks as `kbook search` ranks it.
+#[test]
+fn a_long_paste_stays_out_of_the_address_and_its_end_is_searched() {
+    let site = site();
+    let query = pick(site);
+    let noise = "2024-05-01 10:00:00,123 INFO  org.apache.flink.runtime.checkpoint.CheckpointCoordinator [] - Completed checkpoint 17 for job 0a1b2c3d (81234 bytes, checkpointDuration=12 ms).\n";
+    let log = format!("{}{}\n", noise.repeat(300_000 / noise.len()), query.q);
+    assert!(
+        log.chars().count() > 262_144,
+        "longer than the module reads"
+    );
+    let native = native_ids(&site.dir, &log, 1);
+    assert_eq!(
+        native.first(),
+        Some(&query.expect),
+        "native search of the log's end"
+    );
+    let c = chromium();
+    c.open(&format!("{}search.html", site.http));
+    c.wait_for("document.getElementById('kbook-paste')");
+    let set = format!(
+        "(() => {{ const a = document.getElementById('kbook-paste'); a.value = {}; \
+         a.dispatchEvent(new Event('input')); return 1; }})()",
+        serde_json::to_string(&log).unwrap()
+    );
+    c.eval(&set);
+    let first = c.wait_for("(() => { const li = document.querySelector('#kbook-search-page-results .kbook-result'); return li && li.dataset.id; })()");
+    assert_eq!(first, query.expect.as_str());
+    let address = c.wait_for("location.search.includes('paste=') && location.href");
+    let address = address.as_str().unwrap_or_default().to_string();
+    assert!(address.len() < 200, "{address}");
+    c.open(&address);
+    let first = c.wait_for("(() => { const li = document.querySelector('#kbook-search-page-results .kbook-result'); return li && li.dataset.id; })()");
+    assert_eq!(first, query.expect.as_str());
+    assert_eq!(
+        c.eval("document.getElementById('kbook-paste').value.length"),
+        log.encode_utf16().count()
+    );
+    c.assert_no_errors("long paste");
+}
+
+/// The chips count more results than one page lists: a button lists the next ones, up to
+/// what the chips count.
+#[test]
+fn more_results_than_a_page_are_one_click_away() {
+    let site = site();
+    let c = chromium();
+    c.open(&format!(
+        "{}search.html?q={}",
+        site.http,
+        url_encode("the job fails with an exception when writing data to the sink table")
+    ));
+    let count = "document.querySelectorAll('#kbook-search-page-results .kbook-result').length";
+    c.wait_for(&format!("{count} > 0"));
+    let chips = c.eval(
+        "[...document.querySelectorAll('.kbook-chip[data-facet=connector] .count')].reduce((s, e) => s + Number(e.textContent), 0)",
+    );
+    let chips = chips.as_u64().unwrap_or(0);
+    assert!(
+        chips > 20,
+        "the query should match more than a page: {chips}"
+    );
+    assert_eq!(c.eval(count), 20);
+    c.tab.find_element(".kbook-more").unwrap().click().unwrap();
+    let more = c.wait_for(&format!("{count} > 20 && {count}"));
+    assert_eq!(more.as_u64(), Some(chips.min(40)));
+    c.assert_no_errors("more results");
+}

@@ -13,7 +13,8 @@ use std::process::ExitCode;
 pub struct SearchArgs {
     /// The query: words, an error message, or a pasted line (quote it in the shell).
     pub query: Vec<String>,
-    /// Read the query from standard input (e.g. `kubectl logs pod | kbook search --stdin`).
+    /// Read the query from standard input (e.g. `kubectl logs pod | kbook search --stdin`);
+    /// words given as well go before the paste, as its first line.
     #[arg(long)]
     pub stdin: bool,
     /// Print JSON (`{"hits": [...], "confident": bool, "signals": {...}}`; the signals are

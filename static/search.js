@@ -396,11 +396,14 @@
     return out;
   }
 
+  // What the module reads of a paste (see KEEP_QUERY_CHARS).
+  function clampQuery(text) {
+    if (text.length <= 2 * KEEP_QUERY_CHARS) return text;
+    return text.slice(0, KEEP_QUERY_CHARS) + "\n" + text.slice(text.length - KEEP_QUERY_CHARS);
+  }
+
   function rawSearch(q, opts) {
-    var text = String(q == null ? "" : q);
-    if (text.length > 2 * KEEP_QUERY_CHARS) {
-      text = text.slice(0, KEEP_QUERY_CHARS) + "\n" + text.slice(text.length - KEEP_QUERY_CHARS);
-    }
+    var text = clampQuery(String(q == null ? "" : q));
     return load().then(function (engine) {
       return engine.search(text, cleanOptions(opts));
     }).then(function (res) {
@@ -500,6 +503,8 @@
   function queryParam(q) {
     var params = new URLSearchParams();
     if (q.length > URL_QUERY_CHARS) {
+      // Only what is searched is kept: a log of megabytes would not fit the storage.
+      q = clampQuery(q);
       var h = 0x811c9dc5;
       for (var i = 0; i < q.length; i++) h = Math.imul(h ^ q.charCodeAt(i), 16777619) >>> 0;
       var key = h.toString(16);

@@ -333,6 +333,15 @@ impl Config {
         crate::i18n::Strings::new(&self.book.language, &overrides)
     }
 
+    /// The slugs of the connectors book.toml declares, in its order.
+    pub fn connector_slugs(&self) -> Vec<&str> {
+        self.kbook
+            .connectors
+            .iter()
+            .map(|c| c.slug.as_str())
+            .collect()
+    }
+
     /// The content directory.
     pub fn src_dir(&self) -> PathBuf {
         self.root.join(&self.book.src)

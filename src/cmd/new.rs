@@ -24,12 +24,7 @@ pub fn run(book: &Path, spec: &str) -> Result<ExitCode> {
         );
     }
     let config = Config::load(book).map_err(|d| diagnostics_error(&d))?;
-    let known: Vec<&str> = config
-        .kbook
-        .connectors
-        .iter()
-        .map(|c| c.slug.as_str())
-        .collect();
+    let known = config.connector_slugs();
     if !known.is_empty() && !known.contains(&connector) {
         bail!(
             "the connector `{connector}` is not in book.toml (known: {}): add it under \

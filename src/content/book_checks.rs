@@ -118,12 +118,7 @@ pub(super) fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagno
     }
     lint_book(book, &first_by_id, &crate::date::today(), diags);
     let ids: Vec<&str> = first_by_id.keys().copied().collect();
-    let known_connectors: Vec<&str> = config
-        .kbook
-        .connectors
-        .iter()
-        .map(|c| c.slug.as_str())
-        .collect();
+    let known_connectors = config.connector_slugs();
     let mut outputs: BTreeMap<String, &Path> = BTreeMap::new();
     // Pages written by plain aliases, and anchored aliases with the page they redirect from.
     let mut alias_pages: std::collections::HashSet<String> = std::collections::HashSet::new();

@@ -15,10 +15,25 @@ pub struct LinkTargets {
     pub static_files: HashSet<String>,
 }
 
-/// The file below the site's `static/` that an image source on page `page_url` points at,
-/// when it points into `static/` and the book has no such file (a relative path only:
+/// The warning (message, hint) for a link or image (`what`) on page `page_url` that points
+/// into `static/` at a file the book does not have (see [`missing_static_file`]).
+pub(super) fn missing_static_warning(
+    what: &str,
+    dest: &str,
+    page_url: &str,
+    static_files: &HashSet<String>,
+) -> Option<(String, &'static str)> {
+    let missing = missing_static_file(dest, page_url, static_files)?;
+    Some((
+        format!("{what} `{dest}`: the book has no {missing}"),
+        "put the file into the book's static/ directory or fix the path",
+    ))
+}
+
+/// The file below the site's `static/` that a link or image source on page `page_url` points
+/// at, when it points into `static/` and the book has no such file (a relative path only:
 /// URLs, absolute paths and `data:` are not checked).
-pub(super) fn missing_static_image(
+fn missing_static_file(
     dest: &str,
     page_url: &str,
     static_files: &HashSet<String>,

@@ -4,7 +4,7 @@
 
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::html::escape;
-use crate::render::links::{LinkTargets, is_unsafe_scheme, missing_static_image, resolve_link};
+use crate::render::links::{LinkTargets, is_unsafe_scheme, missing_static_warning, resolve_link};
 use crate::urls::slugify;
 use arborium::{GrammarStore, Highlighter, HtmlFormat};
 use pulldown_cmark::{
@@ -293,21 +293,14 @@ impl MarkdownRenderer {
                         Ok(Some(new)) => CowStr::from(new),
                         Ok(None) => {
                             // A download or page in `static/` must exist like an image.
-                            if let Some(missing) =
-                                missing_static_image(&dest_url, page_url, &targets.static_files)
-                            {
+                            if let Some((msg, hint)) = missing_static_warning(
+                                "link",
+                                &dest_url,
+                                page_url,
+                                &targets.static_files,
+                            ) {
                                 let (l, c) = at(range.start);
-                                diags.push(
-                                    Diagnostic::warning(
-                                        file,
-                                        l,
-                                        c,
-                                        format!("link `{dest_url}`: the book has no {missing}"),
-                                    )
-                                    .with_hint(
-                                        "put the file into the book's static/ directory or fix the path",
-                                    ),
-                                );
+                                diags.push(Diagnostic::warning(file, l, c, msg).with_hint(hint));
                             }
                             dest_url
                         }
@@ -361,21 +354,11 @@ impl MarkdownRenderer {
                     title,
                     id,
                 }) => {
-                    if let Some(missing) =
-                        missing_static_image(&dest_url, page_url, &targets.static_files)
+                    if let Some((msg, hint)) =
+                        missing_static_warning("image", &dest_url, page_url, &targets.static_files)
                     {
                         let (l, c) = at(range.start);
-                        diags.push(
-                            Diagnostic::warning(
-                                file,
-                                l,
-                                c,
-                                format!("image `{dest_url}`: the book has no {missing}"),
-                            )
-                            .with_hint(
-                                "put the file into the book's static/ directory or fix the path",
-                            ),
-                        );
+                        diags.push(Diagnostic::warning(file, l, c, msg).with_hint(hint));
                     }
                     Event::Start(Tag::Image {
                         link_type,

@@ -303,13 +303,11 @@ pub fn classify(specs: &[VersionSpec], product: &str, version: &Version) -> Vers
     }
     // A reader's version less precise than a bound it shares its parts with (`8.0` against
     // `>=8.0.5` or a fix in `8.0.9`) names releases on both sides: it may apply.
-    let finer = |b: &Version| {
-        b.parts.len() > version.parts.len() && b.parts.starts_with(&version.parts)
-    };
+    let finer =
+        |b: &Version| b.parts.len() > version.parts.len() && b.parts.starts_with(&version.parts);
     if relevant.iter().any(|s| {
         s.fixed.as_ref().is_some_and(finer)
-            || s
-                .affected
+            || s.affected
                 .as_ref()
                 .is_some_and(|r| r.clauses.iter().any(|c| finer(&c.version)))
     }) {

@@ -209,6 +209,9 @@ pub enum ServeError {
     /// The socket has no local address.
     #[error("the server has no local address")]
     NoAddress(#[source] std::io::Error),
+    /// The destination holds what a build must not replace (see `kbook build`).
+    #[error("{0}")]
+    Destination(String),
     /// The book's files cannot be watched.
     #[error("{what}")]
     Watch {
@@ -337,6 +340,12 @@ const DEBOUNCE_MS: u64 = 40;
 
 /// Builds, serves and watches until the process is stopped.
 pub fn serve(opts: &ServeOptions) -> Result<(), ServeError> {
+    // Nothing to serve, and saving cannot change that: stop rather than serve that folder.
+    if let Ok(config) = crate::config::Config::load(&opts.book)
+        && let Some(d) = crate::site::refuse_destination(&opts.dest, &config)
+    {
+        return Err(ServeError::Destination(d.to_string()));
+    }
     let mut site = IncrementalSite::new(&opts.book, &opts.dest, opts.deny_warnings);
     let first = site.rebuild();
     report(&first, opts.format, opts.verbose);

@@ -94,7 +94,7 @@ pub enum Output<'a> {
 mod destination;
 mod incremental;
 
-pub use destination::refuse_file;
+pub use destination::{refuse as refuse_destination, refuse_file};
 
 pub use incremental::{BuildCache, IncrementalSite};
 

@@ -262,3 +262,27 @@ fn serving_is_confined_to_the_site() {
         assert!(!body.contains("[book]"), "{attack} leaked book.toml");
     }
 }
+
+/// A destination holding other files is refused at start, as by `kbook build`, and not served.
+#[test]
+fn a_destination_of_other_files_is_refused_not_served() {
+    let (_dir, book, dest) = fixture_copy();
+    std::fs::create_dir_all(&dest).unwrap();
+    std::fs::write(dest.join("mine.txt"), "my own").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kbook"))
+        .args(["serve", "--port", "0", "--book"])
+        .arg(&book)
+        .arg("--dest")
+        .arg(&dest)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("holds files kbook did not write"), "{err}");
+    assert!(!err.contains("serving"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dest.join("mine.txt")).unwrap(),
+        "my own"
+    );
+    assert_eq!(std::fs::read_dir(&dest).unwrap().count(), 1);
+}

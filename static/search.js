@@ -508,16 +508,33 @@
       var h = 0x811c9dc5;
       for (var i = 0; i < q.length; i++) h = Math.imul(h ^ q.charCodeAt(i), 16777619) >>> 0;
       var key = h.toString(16);
-      try {
-        window.sessionStorage.setItem(PASTE_KEY + key, q);
-        params.set("paste", key);
-        return params;
-      } catch (e) {
-        // No storage (a private window's quota, a policy): the address carries it.
+      // Each edit of a long paste keeps a new copy: when the storage is full, the older ones
+      // go (their addresses then open an empty search).
+      for (var attempt = 0; attempt < 2; attempt++) {
+        try {
+          window.sessionStorage.setItem(PASTE_KEY + key, q);
+          params.set("paste", key);
+          return params;
+        } catch (e) {
+          if (attempt === 0) forgetPastes();
+        }
       }
+      // No storage at all (a policy): the address carries it.
     }
     params.set("q", q);
     return params;
+  }
+
+  function forgetPastes() {
+    try {
+      var store = window.sessionStorage;
+      for (var i = store.length - 1; i >= 0; i--) {
+        var k = store.key(i);
+        if (k && k.indexOf(PASTE_KEY) === 0) store.removeItem(k);
+      }
+    } catch (e) {
+      // Nothing to free.
+    }
   }
 
   // The search an address names (see `queryParam`).

@@ -407,6 +407,24 @@ fn a_long_paste_stays_out_of_the_address_and_its_end_is_searched() {
         2 * 131_072 + 1
     );
     assert!(log.encode_utf16().count() > 2 * 131_072 + 1);
+    // Each edit keeps a new copy; more edits than the storage holds still keep the latest.
+    for i in 0..24 {
+        let before = c.eval("location.href");
+        c.eval(&format!(
+            "(() => {{ const a = document.getElementById('kbook-paste'); a.value = 'edit {i} ' + a.value;              a.dispatchEvent(new Event('input')); return 1; }})()"
+        ));
+        c.wait_for(&format!(
+            "location.href !== {before} && location.search.includes('paste=')"
+        ));
+    }
+    let address = c.eval("location.href");
+    c.open(address.as_str().unwrap_or_default());
+    let kept = c.wait_for("document.getElementById('kbook-paste').value");
+    assert!(
+        kept.as_str()
+            .unwrap_or_default()
+            .starts_with("edit 23 edit 22 ")
+    );
     c.assert_no_errors("long paste");
 }
 

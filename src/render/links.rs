@@ -13,6 +13,9 @@ pub struct LinkTargets {
     pub by_id: HashMap<String, (String, HashSet<String>)>,
     /// The site's static files (theme and book), relative to `static/` (`images/a.png`).
     pub static_files: HashSet<String>,
+    /// Every HTML page the site writes (`kafka/x.html`, `kafka/index.html`, alias pages…);
+    /// empty when not known, and then `.html` links are not checked.
+    pub pages: HashSet<String>,
 }
 
 /// The warning (message, hint) for a link or image (`what`) on page `page_url` that points
@@ -27,6 +30,32 @@ pub(super) fn missing_static_warning(
     Some((
         format!("{what} `{dest}`: the book has no {missing}"),
         "put the file into the book's static/ directory or fix the path",
+    ))
+}
+
+/// The warning (message, hint) for a relative `.html` link to a page the site does not
+/// write (outside `static/`, which [`missing_static_warning`] checks).
+pub(super) fn missing_page_warning(
+    dest: &str,
+    page_url: &str,
+    targets: &LinkTargets,
+) -> Option<(String, &'static str)> {
+    let d = dest.trim();
+    if targets.pages.is_empty() || d.is_empty() || d.contains(':') || d.starts_with(['/', '#']) {
+        return None;
+    }
+    let path = d.split(['?', '#']).next().unwrap_or(d).replace("%20", " ");
+    if !path.ends_with(".html") {
+        return None;
+    }
+    // A path above the site's root is another site's page on the same host.
+    let rel = join(page_url, &path)?;
+    if rel.starts_with("static/") || targets.pages.contains(&rel) {
+        return None;
+    }
+    Some((
+        format!("link `{dest}`: the site has no page {rel}"),
+        "link to the entry's `.md` file (kbook writes its page), or fix the path",
     ))
 }
 

@@ -4,7 +4,9 @@
 
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::html::escape;
-use crate::render::links::{LinkTargets, is_unsafe_scheme, missing_static_warning, resolve_link};
+use crate::render::links::{
+    LinkTargets, is_unsafe_scheme, missing_page_warning, missing_static_warning, resolve_link,
+};
 use crate::urls::slugify;
 use arborium::{GrammarStore, Highlighter, HtmlFormat};
 use pulldown_cmark::{
@@ -292,13 +294,16 @@ impl MarkdownRenderer {
                     {
                         Ok(Some(new)) => CowStr::from(new),
                         Ok(None) => {
-                            // A download or page in `static/` must exist like an image.
+                            // A download or page in `static/`, or a page of the site, must
+                            // exist like an image.
                             if let Some((msg, hint)) = missing_static_warning(
                                 "link",
                                 &dest_url,
                                 page_url,
                                 &targets.static_files,
-                            ) {
+                            )
+                            .or_else(|| missing_page_warning(&dest_url, page_url, targets))
+                            {
                                 let (l, c) = at(range.start);
                                 diags.push(Diagnostic::warning(file, l, c, msg).with_hint(hint));
                             }
@@ -744,6 +749,38 @@ mod tests {
             "{:?}",
             d
         );
+    }
+
+    #[test]
+    fn html_links_are_checked_against_the_sites_pages() {
+        let mut t = targets();
+        t.pages = [
+            "kafka/a.html",
+            "mysql/b.html",
+            "index.html",
+            "kafka/index.html",
+        ]
+        .map(String::from)
+        .into();
+        let (_, d) = MarkdownRenderer::new().render(
+            "[a](a.html) [b](../mysql/b.html#solution) [home](../index.html) [list](index.html?x=1) \
+             [gone](gone.html) [away](../../other/x.html) [web](https://x.org/y.html)\n",
+            "kafka/a.md",
+            "kafka/a.html",
+            &t,
+            Path::new("content/kafka/a.md"),
+            1,
+        );
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(
+            d[0].to_string()
+                .contains("warning: link `gone.html`: the site has no page kafka/gone.html"),
+            "{}",
+            d[0]
+        );
+        // Without the list of pages (a renderer used alone), nothing is claimed.
+        let (_, d) = render("[gone](gone.html)\n");
+        assert!(d.is_empty(), "{d:?}");
     }
 
     #[test]

@@ -315,6 +315,21 @@ fn render_bodies(
             .entry(e.id.clone())
             .or_insert((e.url.clone(), ids.clone()));
     }
+    // Relative `.html` links are checked against every page the site writes.
+    targets.pages = urls::RESERVED_PATHS.iter().map(|p| p.to_string()).collect();
+    for e in &book.entries {
+        targets.pages.insert(e.url.clone());
+        targets.pages.insert(urls::connector_page(&e.fm.connector));
+        targets
+            .pages
+            .extend(e.fm.aliases.iter().filter_map(|a| urls::alias_page(a)));
+    }
+    for c in config.connector_slugs() {
+        targets.pages.insert(urls::connector_page(c));
+    }
+    let mut pages: Vec<&String> = targets.pages.iter().collect();
+    pages.sort();
+    std::hash::Hash::hash(&pages, &mut targets_fp);
     // Image sources into static/ are checked against the site's static files.
     let mut statics: Vec<&String> = targets.static_files.iter().collect();
     statics.sort();

@@ -127,7 +127,8 @@ impl SiteWriter {
         })
     }
 
-    /// Writes one file (`path` relative to the site root); an error names the file.
+    /// Writes one file (`path` relative to the site root); an error names the file, so
+    /// callers need not.
     pub fn write(&self, path: &str, data: &[u8]) -> std::io::Result<()> {
         self.write_file(path, data)
             .map_err(|e| std::io::Error::new(e.kind(), format!("{path}: {e}")))

@@ -151,7 +151,7 @@ impl Emitter<'_> {
         match self.0 {
             Some(w) => w
                 .write(&path, &bytes)
-                .map_err(io(format!("cannot write {path}"))),
+                .map_err(io("cannot write the search files")),
             None => {
                 kept.push((path, Arc::new(bytes.into_owned())));
                 Ok(())

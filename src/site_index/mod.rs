@@ -173,7 +173,7 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     ] {
         writer
             .write(path, bytes)
-            .map_err(io(format!("cannot write {path}")))?;
+            .map_err(io("cannot write the search files".to_string()))?;
     }
     // Every page's new text is written beside it before anything is replaced: a page that
     // cannot be read or written leaves the site as it was.

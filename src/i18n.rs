@@ -196,6 +196,14 @@ const EN_SCRIPT: &[(&str, &str)] = &[
         "version_invalid",
         "“{text}” is not a version: use numbers such as 8.0.7.",
     ),
+    (
+        "best_other_version",
+        "The best match does not affect {version}: it is listed after the entries that may, marked.",
+    ),
+    (
+        "version_param_invalid",
+        "The address asks for version “{text}”, which is not a product and version such as vvr=8.0.7, so it is ignored.",
+    ),
 ];
 
 const ZH_PAGE: &[(&str, &str)] = &[
@@ -358,6 +366,14 @@ const ZH_SCRIPT: &[(&str, &str)] = &[
     (
         "version_invalid",
         "“{text}”不是版本号：请使用 8.0.7 这样的数字。",
+    ),
+    (
+        "best_other_version",
+        "最佳匹配不影响 {version}：它排在可能影响该版本的条目之后，并加以标注。",
+    ),
+    (
+        "version_param_invalid",
+        "地址中的版本“{text}”不是 vvr=8.0.7 这样的产品和版本，已忽略。",
     ),
 ];
 

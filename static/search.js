@@ -71,6 +71,7 @@
     version_help: "Pick your product and type or pick its version: entries that do not affect it are listed last and marked.",
     version_active: "Results for {version}: entries that do not affect it are listed last and marked.",
     version_invalid: "\u201c{text}\u201d is not a version: use numbers such as 8.0.7.",
+    best_other_version: "The best match does not affect {version}: it is listed after the entries that may, marked.",
   };
   var kb = (window.kbook = window.kbook || {});
   if (kb.addStrings) kb.addStrings(STRINGS);
@@ -471,6 +472,20 @@
     return el("span", "kbook-version-mark other", t(m === "fixed" && hit.fixed_in ? "version_mark_other_fixed" : "version_mark_other", vars));
   }
 
+  // The search was confident in an entry that does not affect the reader's version: the
+  // sentence that says so, or "" (it is listed last, and "no confident match" would read as
+  // "not documented").
+  function bestOtherVersion(res) {
+    var choice = kb.readerVersion ? kb.readerVersion() : null;
+    if (!res.best_other_version || !choice) return "";
+    return t("best_other_version", { version: choice.label });
+  }
+
+  // Whether hit `i` of `res` is the one the search is confident in.
+  function isBest(res, hit, i) {
+    return res.confident ? i === 0 : !!res.best_other_version && hit.id === res.best_other_version;
+  }
+
   function appliesToReader(hit) {
     return hit.version_match !== "fixed" && hit.version_match !== "not-affected";
   }
@@ -841,6 +856,8 @@
     list.setAttribute("aria-label", t("results_label"));
     if (!res.hits.length) {
       this.panel.appendChild(el("div", "kbook-search-message kbook-no-match-box", t("box_no_match")));
+    } else if (bestOtherVersion(res)) {
+      this.panel.appendChild(el("div", "kbook-search-message kbook-best-other-version", bestOtherVersion(res)));
     } else if (!res.confident) {
       this.panel.appendChild(el("div", "kbook-search-message kbook-weak-box", t("box_weak")));
     }
@@ -854,7 +871,7 @@
       a.setAttribute("aria-selected", "false");
       a.tabIndex = -1;
       a.setAttribute("data-id", hit.id);
-      hitContent(hit, a, "span", res.confident && i === 0);
+      hitContent(hit, a, "span", isBest(res, hit, i));
       li.appendChild(a);
       list.appendChild(li);
       self.items.push(a);
@@ -934,7 +951,9 @@
     }
     this.suggest();
     this.describe();
-    var apply = debounce(function () { self.apply(); }, PAGE_DELAY_MS);
+    // While typing, a text that is not (yet) a version waits quietly; leaving the field or
+    // pressing Enter says what is wrong with it.
+    var apply = debounce(function () { self.apply(true); }, PAGE_DELAY_MS);
     this.select.addEventListener("change", function () {
       self.suggest();
       if (self.select.value && !self.input.value.trim()) self.input.focus();
@@ -974,19 +993,27 @@
   VersionPicker.prototype.describe = function (invalid) {
     if (!this.note) return;
     var choice = kb.readerVersion();
-    if (invalid != null) this.note.textContent = t("version_invalid", { text: invalid });
-    else this.note.textContent = choice ? t("version_active", { version: choice.label }) : t("version_help");
+    var text;
+    if (invalid != null) text = t("version_invalid", { text: invalid });
+    else text = choice ? t("version_active", { version: choice.label }) : t("version_help");
+    // An address whose ?version= is not a version: said until the reader picks one.
+    if (invalid == null && kb.badVersionParam != null && !this.picked) {
+      text = t("version_param_invalid", { text: kb.badVersionParam }) + " " + text;
+    }
+    this.note.textContent = text;
     this.input.setAttribute("aria-invalid", String(invalid != null));
   };
 
-  VersionPicker.prototype.apply = function () {
+  VersionPicker.prototype.apply = function (typing) {
     var before = versionParam();
     var text = this.input.value.trim();
+    if (typing && this.select.value && text && !kb.parseVersion(text)) return;
     var result = kb.setReaderVersion(this.select.value, text);
     if (result === false) {
       this.describe(text);
       return;
     }
+    this.picked = true;
     this.describe();
     if (versionParam() !== before) this.changed();
   };
@@ -1219,7 +1246,10 @@
       this.setStatus(t("status_none"));
       return;
     }
-    if (!res.confident) {
+    var moved = bestOtherVersion(res);
+    if (moved) {
+      this.results.appendChild(el("div", "kbook-best-other-version", moved));
+    } else if (!res.confident) {
       var note = el("div", "kbook-no-confident");
       note.appendChild(el("strong", null, t("no_confident")));
       note.appendChild(document.createTextNode(" " + t("no_confident_more")));
@@ -1234,7 +1264,7 @@
       var a = el("a", "kbook-hit");
       a.href = hitHref(hit);
       self.links.push(a);
-      hitContent(hit, a, "span", res.confident && i === 0);
+      hitContent(hit, a, "span", isBest(res, hit, i));
       li.appendChild(a);
       list.appendChild(li);
     });

@@ -62,6 +62,7 @@
     version_not_affected: "Does not affect {version}",
     version_unknown: "This entry says nothing about {product}",
     version_change: "Change version",
+    version_param_invalid: "The address asks for version \u201c{text}\u201d, which is not a product and version such as vvr=8.0.7, so it is ignored.",
   };
   var pageStrings = {};
   try {
@@ -197,7 +198,9 @@
     var v = typeof version === "string" ? parseVersion(version) : version;
     return v ? versionMatch(specs, product, v) : null;
   };
-  // ?version=vvr=8.0.7 chooses a version (remembered like a choice made in the picker).
+  // ?version=vvr=8.0.7 chooses a version (remembered like a choice made in the picker). One
+  // that is not a version is ignored, and the page says so (kb.badVersionParam).
+  kb.badVersionParam = null;
   (function () {
     var param = null;
     try { param = new URLSearchParams(location.search).get("version"); } catch (e) { param = null; }
@@ -205,6 +208,7 @@
     var c = parseChoice(param);
     if (c) storageSet(VERSION_KEY, c.param);
     else if (!param.trim()) storageRemove(VERSION_KEY);
+    else kb.badVersionParam = param;
   })();
 
   /** Fills each entry's "applies to your version" line from the remembered choice. */
@@ -217,18 +221,26 @@
       try { specs = JSON.parse(sections[i].getAttribute("data-kbook-versions") || "null"); } catch (e) { specs = null; }
       if (!line) continue;
       while (line.firstChild) line.removeChild(line.firstChild);
-      if (!choice || !Array.isArray(specs)) {
+      var bad = kb.badVersionParam;
+      if ((!choice && bad === null) || !Array.isArray(specs)) {
         line.hidden = true;
         continue;
       }
-      var r = versionMatch(specs, choice.product, choice.version);
-      var vars = { version: choice.label, product: choice.product, fixed: r.fixed_in };
-      var key = r.version_match === "affected" ? (r.fixed_in ? "version_applies_fixed" : "version_applies")
-        : r.version_match === "fixed" ? (r.fixed_in ? "version_fixed" : "version_not_affected")
-        : r.version_match === "not-affected" ? "version_not_affected" : "version_unknown";
-      line.className = "kbook-version-status " + (r.version_match === "fixed" || r.version_match === "not-affected" ? "other" : "applies");
-      line.setAttribute("data-match", r.version_match);
-      line.appendChild(doc.createTextNode(t(key, vars) + " \u00b7 "));
+      var text = bad === null ? "" : t("version_param_invalid", { text: bad }) + " ";
+      if (choice) {
+        var r = versionMatch(specs, choice.product, choice.version);
+        var vars = { version: choice.label, product: choice.product, fixed: r.fixed_in };
+        var key = r.version_match === "affected" ? (r.fixed_in ? "version_applies_fixed" : "version_applies")
+          : r.version_match === "fixed" ? (r.fixed_in ? "version_fixed" : "version_not_affected")
+          : r.version_match === "not-affected" ? "version_not_affected" : "version_unknown";
+        line.className = "kbook-version-status " + (r.version_match === "fixed" || r.version_match === "not-affected" ? "other" : "applies");
+        line.setAttribute("data-match", r.version_match);
+        text += t(key, vars);
+      } else {
+        line.className = "kbook-version-status other";
+        line.setAttribute("data-match", "invalid");
+      }
+      line.appendChild(doc.createTextNode(text.trim() + " \u00b7 "));
       var change = doc.createElement("a");
       change.href = meta("kbook-mode") === "single-file" ? "#kb-search" : meta("kbook-root") + "search.html#kbook-version";
       change.textContent = t("version_change");

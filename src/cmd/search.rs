@@ -133,6 +133,10 @@ fn print_results(
     }
     if r.confident {
         outln!("Best match first:")?;
+    } else if let (Some(_), Some((product, version))) = (&r.best_other_version, reader) {
+        outln!(
+            "The best match does not affect {product} {version}: it is listed after the entries that may, marked [not your version]."
+        )?;
     } else {
         outln!("No confident match; closest entries:")?;
     }
@@ -152,7 +156,8 @@ fn print_results(
         if let (Some(m), Some((product, version))) = (h.version_match, reader)
             && let Some(mark) = version_mark(m, h.fixed_in.as_deref(), product, version)
         {
-            outln!("    {mark}")?;
+            let best = r.best_other_version.as_deref() == Some(h.id.as_str());
+            outln!("    {mark}{}", if best { " (best match)" } else { "" })?;
         }
         if explain && let Some(x) = &h.explain {
             for line in x.lines() {

@@ -164,6 +164,11 @@ pub struct SearchResults {
     /// Whether the first hit is very likely right; false: "no confident match" (the hits
     /// are still the closest entries).
     pub confident: bool,
+    /// The entry the search was confident in when it does not affect the reader's version:
+    /// it is listed with those, after the rest, and `confident` is false. Said so the reader
+    /// does not take "no confident match" for "not documented".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_other_version: Option<String>,
     /// What `confident` was decided on.
     pub signals: Signals,
 }

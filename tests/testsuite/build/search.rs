@@ -71,7 +71,12 @@ fn search_with_a_version_lists_other_versions_last_and_marks_them() {
         "{affected}"
     );
     // The first line says whether the search is confident in its first hit; a version that
-    // moves that hit down leaves the search not confident.
+    // moves that hit down leaves the search not confident, and says the best match is
+    // listed with the other versions (not "no confident match", which reads as not found).
+    assert_eq!(plain["confident"], true, "{plain}");
+    assert_eq!(plain.get("best_other_version"), None, "{plain}");
+    assert_eq!(past_fix["confident"], false, "{past_fix}");
+    assert_eq!(past_fix["best_other_version"], "kafka-ssl-handshake");
     for extra in [
         &[][..],
         &["--version", "vvr=8.0.11"],
@@ -79,15 +84,17 @@ fn search_with_a_version_lists_other_versions_last_and_marks_them() {
     ] {
         let text = search(extra);
         let header = text.lines().next().unwrap_or("");
-        let confident = json(extra)["confident"].as_bool().unwrap();
-        let expected = if confident {
+        let r = json(extra);
+        let expected = if r["confident"].as_bool().unwrap() {
             "Best match first:"
+        } else if r["best_other_version"].is_string() {
+            "The best match does not affect vvr 8.0.11: it is listed after the entries that may, marked [not your version]."
         } else {
             "No confident match; closest entries:"
         };
         assert_eq!(header, expected, "{extra:?}\n{text}");
     }
-    assert_eq!(past_fix["confident"], false, "{past_fix}");
+    assert!(text.contains(&format!("{mark} (best match)")), "{text}");
     let bad = kbook()
         .args(["search", "--version", "vvr=eight", "--site"])
         .arg(&c.out)

@@ -76,7 +76,7 @@ fn reader_version_marks_and_demotes_and_is_remembered() {
                     },
                 )
                 .ok()?;
-            if plain.hits.first()?.id != expect {
+            if plain.hits.first()?.id != expect || !plain.confident {
                 return None;
             }
             let with = native.search(&q, &version_opts(past_fix, 20)).ok()?;
@@ -85,7 +85,12 @@ fn reader_version_marks_and_demotes_and_is_remembered() {
             (pos > 0 && hit.version_match == Some(VersionMatch::Fixed))
                 .then(|| (q, expect, hit.fixed_in.clone().unwrap()))
         })
-        .expect("no labelled query whose best entry is fixed before vvr 8.0.11");
+        .expect("no labelled query confidently answered by an entry fixed before vvr 8.0.11");
+    // The search was confident in that entry: with the version it is no longer first, and
+    // the results say the best match is listed with the other versions.
+    let moved = native.search(&q, &version_opts(past_fix, 20)).unwrap();
+    assert!(!moved.confident);
+    assert_eq!(moved.best_other_version.as_deref(), Some(id.as_str()));
     let entry = entry_url(built, &id);
     let specs: Vec<VersionSpec> = serde_json::from_str(
         &entry_version_specs(built)
@@ -162,6 +167,21 @@ fn reader_version_marks_and_demotes_and_is_remembered() {
                 .contains("version=vvr%3D8.0.11"),
             "{shown}"
         );
+        // Not "no confident match": the best match is named, marked, among the others.
+        let said = c.eval(
+            "(() => { const n = document.querySelector('#kbook-search-page-results > .kbook-best-other-version'); \
+             const best = [...document.querySelectorAll('#kbook-search-page-results .kbook-result')].filter(l => l.querySelector('.kbook-best-match')).map(l => l.dataset.id); \
+             return { note: n && n.textContent, weak: !!document.querySelector('#kbook-search-page-results .kbook-no-confident'), best: best }; })()",
+        );
+        assert_eq!(
+            said,
+            serde_json::json!({
+                "note": "The best match does not affect vvr 8.0.11: it is listed after the entries that may, marked.",
+                "weak": false,
+                "best": [id],
+            }),
+            "{origin:?}"
+        );
         if origin == Origin::Http {
             c.eval(
                 "document.querySelector('.kbook-result-other').scrollIntoView({block: 'center'})",
@@ -190,6 +210,30 @@ fn reader_version_marks_and_demotes_and_is_remembered() {
         assert_eq!(
             line["text"],
             format!("Does not affect vvr 8.0.11 (fixed in {fixed}) · Change version").as_str(),
+            "{origin:?}"
+        );
+
+        // A ?version= that is not a version is ignored, and said so, on an entry page and on
+        // the search page; the remembered choice stands.
+        c.open(&format!("{}?version=vvr%3Deight", page(&entry)));
+        let line = c.wait_for(
+            "(() => { const p = document.querySelector('.kbook-version-status'); return p && !p.hidden && p.textContent; })()",
+        );
+        assert_eq!(
+            line,
+            format!(
+                "The address asks for version “vvr=eight”, which is not a product and version such as vvr=8.0.7, so it is ignored. Does not affect vvr 8.0.11 (fixed in {fixed}) · Change version"
+            )
+            .as_str(),
+            "{origin:?}"
+        );
+        c.open(&format!("{search}&version=8.0.7"));
+        let note = c.wait_for(&format!(
+            "(() => {{ const n = document.getElementById('kbook-version-note').textContent; return {results}.length && n; }})()"
+        ));
+        assert_eq!(
+            note,
+            "The address asks for version “8.0.7”, which is not a product and version such as vvr=8.0.7, so it is ignored. Results for vvr 8.0.11: entries that do not affect it are listed last and marked.",
             "{origin:?}"
         );
 

@@ -117,6 +117,7 @@ impl BookIndex {
             return Ok(SearchResults {
                 hits: Vec::new(),
                 confident: false,
+                best_other_version: None,
                 signals: Signals::default(),
             });
         }
@@ -466,10 +467,11 @@ impl BookIndex {
         out.sort_by_key(|h| h.version_match.is_some_and(|m| !m.applies()));
         // Confidence speaks of the first hit: when the reader's version moved the best match
         // down, the entry now first is not the one it was decided on.
-        let confident = confident && out.first().map(|h| &h.id) == best.as_ref();
+        let moved = confident && out.first().map(|h| &h.id) != best.as_ref();
         Ok(SearchResults {
             hits: out,
-            confident,
+            confident: confident && !moved,
+            best_other_version: if moved { best } else { None },
             signals,
         })
     }

@@ -197,15 +197,38 @@ impl Config {
 
     /// Parses `book.toml` text; `path` is used in diagnostics.
     pub fn parse(text: &str, path: &Path) -> Result<Config, Vec<Diagnostic>> {
-        let config: Config =
-            toml::from_str(text).map_err(|e| vec![toml_diagnostic(&e, text, path)])?;
+        // serde stops at the first unknown key: each one is reported and blanked out (same
+        // byte positions), and the rest is read again, so one run names every unknown key
+        // and then checks the values too.
+        let mut diags = Vec::new();
+        let mut read = std::borrow::Cow::Borrowed(text);
+        let config: Config = loop {
+            match toml::from_str(&read) {
+                Ok(config) => break config,
+                Err(e) => {
+                    let unknown = e.message().starts_with("unknown field `");
+                    // After a blanking, only unknown keys are reported: any other error may
+                    // come of the blanking (a multi-line value cut in two).
+                    if diags.is_empty() || unknown {
+                        diags.push(toml_diagnostic(&e, &read, path));
+                    }
+                    match e.span().filter(|_| unknown && diags.len() < 100) {
+                        Some(span) => read = blank_key(&read, span.start).into(),
+                        None => {
+                            diags.sort_by_key(|d| (d.line, d.column));
+                            return Err(diags);
+                        }
+                    }
+                }
+            }
+        };
+        let text: &str = &read;
         // `text` parsed as `Config`, so it parses as `ValueLines` too; the default only
         // loses positions, never a diagnostic.
         let lines = toml::from_str::<ValueLines>(text).unwrap_or_default();
         let line_of = |v: &Option<toml::Spanned<String>>| {
             v.as_ref().map_or(0, |v| line_col(text, v.span().start).0)
         };
-        let mut diags = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for (i, c) in config.kbook.connectors.iter().enumerate() {
             let line = lines
@@ -318,6 +341,7 @@ impl Config {
         if diags.is_empty() {
             Ok(config)
         } else {
+            diags.sort_by_key(|d| (d.line, d.column));
             Err(diags)
         }
     }
@@ -434,6 +458,25 @@ struct ConnectorLines {
     aliases: Option<toml::Spanned<Vec<String>>>,
 }
 
+/// `text` with the key at byte `at` blanked out: its line, or for a table header the table
+/// up to the next header. Bytes become spaces and newlines stay, so every position in the
+/// rest is unchanged.
+fn blank_key(text: &str, at: usize) -> String {
+    let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = |from: usize| text[from..].find('\n').map_or(text.len(), |i| from + i + 1);
+    let mut end = line_end(start);
+    if text[start..].trim_start().starts_with('[') {
+        while end < text.len() && !text[end..].trim_start_matches([' ', '\t']).starts_with('[') {
+            end = line_end(end);
+        }
+    }
+    let blank: String = text[start..end]
+        .bytes()
+        .map(|b| if b == b'\n' { '\n' } else { ' ' })
+        .collect();
+    format!("{}{blank}{}", &text[..start], &text[end..])
+}
+
 /// Turns a TOML error into a diagnostic at its span, with a did-you-mean for unknown keys.
 pub fn toml_diagnostic(e: &toml::de::Error, text: &str, path: &Path) -> Diagnostic {
     let (line, column) = e.span().map_or((0, 0), |s| line_col(text, s.start));
@@ -529,13 +572,13 @@ name = "Message Queue for Kafka"
         assert_errors_at(
             t,
             &[
+                (4, "`english` is not a BCP 47 language tag"),
+                (6, "unknown default-theme `pink`"),
                 (8, "connector slug `Kafka` is not a slug"),
                 (
                     15,
                     "connector `kafka` is listed twice in [[kbook.connectors]]",
                 ),
-                (6, "unknown default-theme `pink`"),
-                (4, "`english` is not a BCP 47 language tag"),
             ],
         );
     }
@@ -574,6 +617,40 @@ name = "Message Queue for Kafka"
         let bad = "[[kbook.connectors]]\nslug = \"general\"\nname = \"General\"\ncross-connector = \"yes\"\n";
         let d = Config::parse(bad, Path::new("book.toml")).unwrap_err();
         assert_eq!(d[0].line, 4, "{d:?}");
+    }
+
+    #[test]
+    fn every_unknown_key_and_bad_value_is_reported_in_one_run() {
+        let t = "[book]\ntitel = \"y\"\nlanguage = \"english\"\n[outptu.html]\nsite-url = \"x\"\n[output.html]\ndefault-theme = \"pink\"\nsite-urll = \"https://x/\"\n[[kbook.connectors]]\nslug = \"a b\"\nname = \"A\"\nnmae = \"B\"\n";
+        let d = Config::parse(t, Path::new("book.toml")).unwrap_err();
+        let got: Vec<(usize, String)> = d
+            .iter()
+            .map(|d| (d.line, d.hint.clone().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (2, "did you mean `title`?".to_string()),
+                (
+                    3,
+                    "use a tag such as \"en\", \"zh\", \"zh-CN\" or \"ja\"".to_string()
+                ),
+                (4, "did you mean `output`?".to_string()),
+                (7, "use \"light\", \"dark\" or \"auto\"".to_string()),
+                (8, "did you mean `site-url`?".to_string()),
+                (
+                    10,
+                    "use lowercase letters, digits and hyphens, e.g. `rds-mysql`".to_string()
+                ),
+                (12, "did you mean `name`?".to_string()),
+            ]
+        );
+        // A multi-line value of an unknown key: the key is reported, and what the blanking
+        // leaves of its value is not.
+        let t = "[book]\ntitel = [\n  \"a\",\n]\ntitle = \"x\"\n";
+        let d = Config::parse(t, Path::new("book.toml")).unwrap_err();
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].line, 2);
     }
 
     #[test]

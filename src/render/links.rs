@@ -33,28 +33,49 @@ pub(super) fn missing_static_warning(
     ))
 }
 
-/// The warning (message, hint) for a relative `.html` link to a page the site does not
-/// write (outside `static/`, which [`missing_static_warning`] checks).
+/// The warning (message, hint) for a link to a page the site does not write: a relative
+/// `.html` link, or one without an extension (`../kafka/`, `x`), outside `static/` (which
+/// [`missing_static_warning`] checks); or a path from the host's root (`/kafka/x.html`),
+/// which the offline bundle and a site served below a path cannot follow.
 pub(super) fn missing_page_warning(
     dest: &str,
     page_url: &str,
     targets: &LinkTargets,
 ) -> Option<(String, &'static str)> {
     let d = dest.trim();
+    if d.starts_with('/') && !d.starts_with("//") {
+        return Some((
+            format!("link `{dest}`: a path from the host's root"),
+            "it breaks in the offline bundle and when the site is served below a path: link to the entry's `.md` file or use a relative path",
+        ));
+    }
     if targets.pages.is_empty() || d.is_empty() || d.contains(':') || d.starts_with(['/', '#']) {
         return None;
     }
     let path = d.split(['?', '#']).next().unwrap_or(d).replace("%20", " ");
-    if !path.ends_with(".html") {
+    let last = path.rsplit('/').next().unwrap_or(&path);
+    // `x.html`, a folder (`kafka/`, `..`) or a name without an extension; other files
+    // (`a.pdf`, `b.txt`) may come from anywhere.
+    let folder = last.is_empty() || last == "." || last == "..";
+    if !(path.ends_with(".html") || folder || !last.contains('.')) {
         return None;
     }
     // A path above the site's root is another site's page on the same host.
     let rel = join(page_url, &path)?;
-    if rel.starts_with("static/") || targets.pages.contains(&rel) {
+    let index = if rel.is_empty() {
+        "index.html".to_string()
+    } else {
+        format!("{rel}/index.html")
+    };
+    if rel.starts_with("static/")
+        || targets.pages.contains(&rel)
+        || (!path.ends_with(".html") && targets.pages.contains(&index))
+    {
         return None;
     }
+    let missing = if path.ends_with(".html") { rel } else { index };
     Some((
-        format!("link `{dest}`: the site has no page {rel}"),
+        format!("link `{dest}`: the site has no page {missing}"),
         "link to the entry's `.md` file (kbook writes its page), or fix the path",
     ))
 }

@@ -778,6 +778,38 @@ mod tests {
             "{}",
             d[0]
         );
+        // Links without an extension name a folder's index page; other files are not
+        // claimed.
+        let (_, d) = MarkdownRenderer::new().render(
+            "[list](./) [top](..) [mysql](../mysql/) [none](../nosuch/) [bare](gone) [pdf](x.pdf)\n",
+            "kafka/a.md",
+            "kafka/a.html",
+            &t,
+            Path::new("content/kafka/a.md"),
+            1,
+        );
+        let said: Vec<String> = d.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(
+            said,
+            [
+                "link `../mysql/`: the site has no page mysql/index.html",
+                "link `../nosuch/`: the site has no page nosuch/index.html",
+                "link `gone`: the site has no page kafka/gone/index.html",
+            ]
+        );
+        // A path from the host's root: the offline bundle cannot follow it.
+        let (_, d) = render("[abs](/kafka/a.html) [net](//cdn.example.org/x.js)\n");
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(
+            d[0].message.contains("a path from the host's root")
+                && d[0]
+                    .hint
+                    .as_deref()
+                    .unwrap_or("")
+                    .contains("offline bundle"),
+            "{}",
+            d[0]
+        );
         // Without the list of pages (a renderer used alone), nothing is claimed.
         let (_, d) = render("[gone](gone.html)\n");
         assert!(d.is_empty(), "{d:?}");

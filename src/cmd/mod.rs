@@ -54,7 +54,7 @@ pub struct BookArgs {
     /// Treat warnings as errors.
     #[arg(long)]
     pub deny_warnings: bool,
-    /// Diagnostics format.
+    /// Diagnostics format, on stderr (`json`: one object per line; stdout stays free).
     #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
     pub message_format: MessageFormat,
     /// Print every warning (by default the first 20, then counts per kind).

@@ -358,7 +358,8 @@ impl PageEdits {
             let path = site.join(rel);
             let bytes =
                 std::fs::read(&path).map_err(io(format!("cannot read {}", path.display())))?;
-            if let Some(out) = injected(&bytes, rel, subdir) {
+            let earlier = |dir: &str| is_earlier_search_dir(&site.join(dir));
+            if let Some(out) = injected(&bytes, rel, subdir, &earlier) {
                 let tmp = path.with_extension("html.kbook-tmp");
                 std::fs::write(&tmp, out).map_err(io(format!("cannot write {}", tmp.display())))?;
                 edits.staged.push((tmp, path));
@@ -390,14 +391,43 @@ impl Drop for PageEdits {
 }
 
 /// The page with the search box after `<body …>` and the loader before `</body>`, or `None`
-/// when it already loads it or has no body. Bytes, not text: the markup is ASCII, so a page in
-/// any ASCII-compatible encoding (Latin-1, Shift JIS, …) keeps its own bytes.
-fn injected(page: &[u8], rel: &str, subdir: &str) -> Option<Vec<u8>> {
+/// when it already loads it or has no body. The loader of an earlier run into another
+/// subfolder (`earlier` says which folders hold one) is replaced, so a page never gets two
+/// boxes. Bytes, not text: the markup is ASCII, so a page in any ASCII-compatible encoding
+/// (Latin-1, Shift JIS, …) keeps its own bytes.
+fn injected(
+    page: &[u8],
+    rel: &str,
+    subdir: &str,
+    earlier: &dyn Fn(&str) -> bool,
+) -> Option<Vec<u8>> {
+    // Compiled once; `None` only if the pattern did not compile, which the tests would show.
+    static EARLIER_LOADER: std::sync::OnceLock<Option<regex::bytes::Regex>> =
+        std::sync::OnceLock::new();
+    let earlier_loader = EARLIER_LOADER.get_or_init(|| {
+        regex::bytes::Regex::new(
+            r#"<script src="((?:\.\./)*)([^"<>]+)/kbook\.js" defer></script>\n?"#,
+        )
+        .ok()
+    });
     let loader = format!("{subdir}/{LOADER}");
     let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
     if find(page, loader.as_bytes()).is_some() {
         return None;
     }
+    let to_root = "../".repeat(rel.matches('/').count());
+    // Only a loader as this function writes it, from this page to an earlier run's folder.
+    let mut replaced = false;
+    let page = match earlier_loader {
+        Some(re) => re.replace_all(page, |c: &regex::bytes::Captures<'_>| {
+            let ours = c[1] == *to_root.as_bytes()
+                && std::str::from_utf8(&c[2]).is_ok_and(earlier);
+            replaced |= ours;
+            if ours { Vec::new() } else { c[0].to_vec() }
+        }),
+        None => std::borrow::Cow::Borrowed(page),
+    };
+    let page: &[u8] = &page;
     let lower = page.to_ascii_lowercase();
     let open = find(&lower, b"<body")?;
     let close = lower.windows(7).rposition(|w| w == b"</body>")?;
@@ -405,11 +435,13 @@ fn injected(page: &[u8], rel: &str, subdir: &str) -> Option<Vec<u8>> {
     if open_end > close {
         return None;
     }
-    let to_root = "../".repeat(rel.matches('/').count());
     let mut out = Vec::with_capacity(page.len() + 200);
     out.extend_from_slice(&page[..open_end]);
-    out.push(b'\n');
-    out.extend_from_slice(SLOT.as_bytes());
+    // The earlier run's box stays where it was.
+    if !(replaced && find(page, SLOT.as_bytes()).is_some()) {
+        out.push(b'\n');
+        out.extend_from_slice(SLOT.as_bytes());
+    }
     out.extend_from_slice(&page[open_end..close]);
     out.extend_from_slice(
         format!("<script src=\"{to_root}{loader}\" defer></script>\n").as_bytes(),

@@ -212,4 +212,33 @@ fn index_ui_keeps_other_encodings_and_skips_earlier_search_folders() {
     assert!(String::from_utf8_lossy(&now).contains("../kbook/kbook.js"));
     let r = index(&site, &["--output-subdir", "other"]);
     assert_eq!(r["pages"], 2, "{r}");
+    // The box moves to the new folder: one box and one loader per page, never two.
+    let r = index(&site, &["--output-subdir", "other", "--ui"]);
+    assert_eq!(r["injected"], 2, "{r}");
+    for (page, to_root) in [("index.html", ""), ("docs/latin1.html", "../")] {
+        let text = String::from_utf8_lossy(&std::fs::read(site.join(page)).unwrap()).into_owned();
+        assert_eq!(
+            text.matches("data-kbook-search").count(),
+            1,
+            "{page}: {text}"
+        );
+        assert_eq!(text.matches("kbook.js").count(), 1, "{page}: {text}");
+        assert!(
+            text.contains(&format!("<script src=\"{to_root}other/kbook.js\" defer>")),
+            "{page}: {text}"
+        );
+    }
+    // A loader the site wrote itself, into a folder of its own, is left alone.
+    let own = "<script src=\"js/kbook.js\" defer></script>\n";
+    std::fs::write(
+        site.join("index.html"),
+        page("Home").replace("</body>", &format!("{own}</body>")),
+    )
+    .unwrap();
+    index(&site, &["--output-subdir", "third", "--ui"]);
+    let text = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(
+        text.contains(own) && text.contains("third/kbook.js"),
+        "{text}"
+    );
 }

@@ -31,8 +31,40 @@ pub fn rewrite(
     let own_anchors = crate::render::markdown::MarkdownRenderer::heading_ids(body);
     let lines = crate::diagnostic::LineIndex::new(body);
     for (event, range) in Parser::new_ext(body, Options::all()).into_offset_iter() {
-        let Event::Start(Tag::Link { dest_url, .. }) = event else {
-            continue;
+        let dest_url = match event {
+            Event::Start(Tag::Link { dest_url, .. }) => dest_url,
+            // Raw HTML as written (a block's line, or an inline tag): its `<a href>` links
+            // are pointed at the entries too.
+            Event::Html(h) | Event::InlineHtml(h) if body.get(range.clone()) == Some(&*h) => {
+                let mut kept = Vec::new();
+                let (new, _) = crate::render::markdown::raw_html_links(&h, |dest, image| {
+                    // A page's own anchors may be ids its raw HTML gives.
+                    if image || dest.starts_with('#') {
+                        return (None, None);
+                    }
+                    match resolve(dest, page, targets, &own_anchors) {
+                        Some(Some((c, id, anchor))) => {
+                            (Some(entry_link(&c, &id, anchor, connector)), None)
+                        }
+                        Some(None) => {
+                            kept.push(dest.to_string());
+                            (None, None)
+                        }
+                        None => (None, None),
+                    }
+                });
+                for dest in kept {
+                    notes.push(Leftover {
+                        at: super::line_at(at, &lines, range.start),
+                        what: format!("link to `{dest}` in raw HTML kept: no imported page there"),
+                    });
+                }
+                if let Some(new) = new {
+                    edits.push((range, new));
+                }
+                continue;
+            }
+            _ => continue,
         };
         let dest = dest_url.to_string();
         if dest.starts_with('/') && !dest.starts_with("//") {
@@ -50,15 +82,7 @@ pub fn rewrite(
         let text = &body[range.clone()];
         match target {
             Some((c, id, anchor)) => {
-                let file = if c == connector {
-                    format!("{id}.md")
-                } else {
-                    format!("../{c}/{id}.md")
-                };
-                let new = format!(
-                    "{file}{}",
-                    anchor.map(|a| format!("#{a}")).unwrap_or_default()
-                );
+                let new = entry_link(&c, &id, anchor, connector);
                 if let Some(at) = text.rfind(&format!("]({dest}")) {
                     let start = range.start + at + 2;
                     edits.push((start..start + dest.len(), new));
@@ -84,6 +108,19 @@ pub fn rewrite(
         out.replace_range(range, &new);
     }
     out
+}
+
+/// The link from an entry of `connector` to entry `id` of connector `c` (its `.md` file).
+fn entry_link(c: &str, id: &str, anchor: Option<String>, connector: &str) -> String {
+    let file = if c == connector {
+        format!("{id}.md")
+    } else {
+        format!("../{c}/{id}.md")
+    };
+    format!(
+        "{file}{}",
+        anchor.map(|a| format!("#{a}")).unwrap_or_default()
+    )
 }
 
 type Target = Option<(String, String, Option<String>)>;
@@ -225,5 +262,37 @@ mod tests {
         let at: Vec<&str> = notes.iter().map(|n| n.at.as_str()).collect();
         assert_eq!(at, ["faq/kafka.md:12", "faq/kafka.md:14"]);
         assert!(notes[1].what.contains("kept"));
+    }
+
+    #[test]
+    fn links_in_raw_html_follow_pages_into_entries() {
+        let mut t = PageTargets::default();
+        t.first
+            .insert("ops/restart.md".into(), ("ops".into(), "restart".into()));
+        let mut notes = Vec::new();
+        let body = "<table>\n<tr><td>See <a href=\"../ops/restart.md#steps\">restart</a> or <a href='gone.md'>gone</a>.</td></tr>\n</table>\n\nText with <a href=\"../ops/restart.md\">inline</a> HTML.\n";
+        let out = rewrite(
+            body,
+            "faq/kafka.md",
+            "faq",
+            &t,
+            &("faq/kafka.md".to_string(), 1),
+            &mut notes,
+        );
+        assert_eq!(
+            out,
+            "<table>\n<tr><td>See <a href=\"../ops/restart.md\">restart</a> or <a href='gone.md'>gone</a>.</td></tr>\n</table>\n\nText with <a href=\"../ops/restart.md\">inline</a> HTML.\n"
+        );
+        let said: Vec<(&str, &str)> = notes
+            .iter()
+            .map(|n| (n.at.as_str(), n.what.as_str()))
+            .collect();
+        assert_eq!(
+            said,
+            [(
+                "faq/kafka.md:2",
+                "link to `gone.md` in raw HTML kept: no imported page there"
+            )]
+        );
     }
 }

@@ -379,7 +379,15 @@ impl MarkdownRenderer {
                 Event::End(TagEnd::BlockQuote(Some(_))) => Event::Html("</div>\n".into()),
                 Event::Html(h) | Event::InlineHtml(h) => {
                     has_raw_html = true;
-                    Event::Html(h)
+                    // Links and images in raw HTML are resolved and checked like Markdown's.
+                    let (html, found) = raw_html_links(&h, |dest, image| {
+                        raw_link(dest, image, rel_path, page_url, targets, &own_ids)
+                    });
+                    for (offset, msg, hint) in found {
+                        let (l, c) = at((range.start + offset).min(range.end));
+                        diags.push(Diagnostic::warning(file, l, c, msg).with_hint(hint));
+                    }
+                    Event::Html(html.map_or(h, CowStr::from))
                 }
                 other => other,
             };
@@ -568,6 +576,101 @@ fn unique_slug(text: &str, used: &mut HashMap<String, usize>) -> String {
     id
 }
 
+/// A warning about raw HTML: its offset in the HTML text, message and hint.
+type RawProblem = (usize, String, String);
+
+/// `html` with the `href` of each `<a>` and the `src` of each `<img>` passed through `fix`
+/// (`image` says which), which gives the new value (or `None` to keep it) and a warning;
+/// `None` when nothing changed, and the warnings with their offsets.
+pub(crate) fn raw_html_links(
+    html: &str,
+    mut fix: impl FnMut(&str, bool) -> (Option<String>, Option<(String, String)>),
+) -> (Option<String>, Vec<RawProblem>) {
+    // Compiled once; `None` only if the pattern did not compile, which the tests would show.
+    static ATTR: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    let Some(re) = ATTR
+        .get_or_init(|| {
+            regex::Regex::new(r#"(?i)<(a|img)\b[^>]*?\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')"#)
+                .ok()
+        })
+        .as_ref()
+    else {
+        return (None, Vec::new());
+    };
+    let mut problems = Vec::new();
+    let mut out = String::new();
+    let mut last = 0;
+    for c in re.captures_iter(html) {
+        let Some(value) = c.get(2).or_else(|| c.get(3)) else {
+            continue;
+        };
+        let image = c[1].eq_ignore_ascii_case("img");
+        let (new, problem) = fix(value.as_str(), image);
+        if let Some((msg, hint)) = problem {
+            problems.push((value.start(), msg, hint));
+        }
+        if let Some(new) = new {
+            out.push_str(&html[last..value.start()]);
+            out.push_str(&escape(&new));
+            last = value.end();
+        }
+    }
+    if last == 0 {
+        return (None, problems);
+    }
+    out.push_str(&html[last..]);
+    (Some(out), problems)
+}
+
+/// What [`raw_html_links`] does with one link (`image`: an `<img src>`): an entry's `.md`
+/// becomes its page's URL, and a link or image the site cannot serve is warned about (raw
+/// HTML is often pasted from elsewhere, so a broken link there does not stop the build, as it
+/// does in Markdown). Script URLs are left to the sanitizer (or to a trusted author).
+fn raw_link(
+    dest: &str,
+    image: bool,
+    rel_path: &str,
+    page_url: &str,
+    targets: &LinkTargets,
+    own_ids: &HashSet<String>,
+) -> (Option<String>, Option<(String, String)>) {
+    let warn = |(msg, hint): (String, &str)| Some((msg, hint.to_string()));
+    // Another generator's template code (`{{< ref "x" >}}`), which no page build runs.
+    if dest.contains("{{") || dest.contains("{%") {
+        let what = if image { "image" } else { "link" };
+        return (
+            None,
+            warn((
+                format!(
+                    "{what} `{}…`: template code, which kbook does not run",
+                    dest.trim()
+                ),
+                "write the target itself: an entry's `.md` file, a path or a URL",
+            )),
+        );
+    }
+    if image {
+        return (
+            None,
+            missing_static_warning("image", dest, page_url, &targets.static_files).and_then(warn),
+        );
+    }
+    // A raw HTML page may give ids of its own (`<div id="x">`), so `#x` is not checked.
+    if is_unsafe_scheme(dest) || dest.starts_with('#') {
+        return (None, None);
+    }
+    match resolve_link(dest, rel_path, page_url, targets, own_ids) {
+        Ok(Some(new)) => (Some(new), None),
+        Ok(None) => (
+            None,
+            missing_static_warning("link", dest, page_url, &targets.static_files)
+                .or_else(|| missing_page_warning(dest, page_url, targets))
+                .and_then(warn),
+        ),
+        Err(problem) => (None, Some(problem)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -586,6 +689,49 @@ mod tests {
         );
         t.static_files.insert("images/flow chart.png".into());
         t
+    }
+
+    #[test]
+    fn links_and_images_in_raw_html_are_resolved_and_checked() {
+        let (r, d) = render(
+            "<p>See <a href=\"../mysql/b.md#solution\">b</a> and <a class=\"x\" href='gone.md'>gone</a>.</p>\n\n\
+             <div id=\"here\"><a href=\"#here\">up</a> <img alt=\"c\" src=\"../static/images/gone.png\"> \
+             <a href=\"https://x.example/y.md\">web</a> <a data-href=\"z.md\">z</a></div>\n",
+        );
+        assert!(
+            r.html
+                .contains("<a href=\"../mysql/b.html#solution\">b</a>"),
+            "{}",
+            r.html
+        );
+        let said: Vec<(usize, bool, String)> = d
+            .iter()
+            .map(|d| (d.line, d.is_error(), d.message.clone()))
+            .collect();
+        // Warnings, not errors: raw HTML is often pasted from elsewhere.
+        assert_eq!(
+            said,
+            [
+                (10, false, "link to a missing entry `gone.md`".to_string()),
+                (
+                    12,
+                    false,
+                    "image `../static/images/gone.png`: the book has no static/images/gone.png"
+                        .to_string()
+                ),
+            ]
+        );
+        // Another generator's template code is named as such.
+        let (_, d) = render("<div>\n<a href=\"{{< ref \"docs/intro\" >}}\">intro</a>\n</div>\n");
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(
+            d[0].message,
+            "link `{{< ref…`: template code, which kbook does not run"
+        );
+        // An inline link in a Markdown paragraph, too.
+        let (r, d) = render("Read <a href=\"a.md#cause\">this</a>.\n");
+        assert!(r.html.contains("href=\"a.html#cause\""), "{}", r.html);
+        assert!(d.is_empty(), "{d:?}");
     }
 
     #[test]

@@ -420,8 +420,7 @@ fn injected(
     let mut replaced = false;
     let page = match earlier_loader {
         Some(re) => re.replace_all(page, |c: &regex::bytes::Captures<'_>| {
-            let ours = c[1] == *to_root.as_bytes()
-                && std::str::from_utf8(&c[2]).is_ok_and(earlier);
+            let ours = c[1] == *to_root.as_bytes() && std::str::from_utf8(&c[2]).is_ok_and(earlier);
             replaced |= ours;
             if ours { Vec::new() } else { c[0].to_vec() }
         }),

@@ -109,8 +109,30 @@ where
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut writer = stream;
     loop {
-        let Some(head) = read_head(&mut reader)? else {
-            return Ok(());
+        let head = match read_head(&mut reader) {
+            Ok(Some(head)) => head,
+            Ok(None) => return Ok(()),
+            Err(e) if e.get_ref().is_some_and(|e| e.is::<HeadTooLong>()) => {
+                // Said, not reset: 414 for a long address, 431 for long headers. The rest
+                // of the request is read (for a while) so that closing does not reset the
+                // connection before the client has read the answer.
+                let first_line = e
+                    .get_ref()
+                    .and_then(|e| e.downcast_ref::<HeadTooLong>())
+                    .is_some_and(|t| t.first_line);
+                let status = if first_line { 414 } else { 431 };
+                let refused = Response::new(
+                    status,
+                    "text/plain; charset=utf-8",
+                    reason(status).as_bytes().to_vec(),
+                );
+                write_response(&mut writer, &refused, false, true)?;
+                let _ = writer.shutdown(std::net::Shutdown::Write);
+                let _ = reader.get_mut().set_read_timeout(Some(LINGER));
+                let _ = io::copy(&mut (&mut reader).take(LINGER_BYTES), &mut io::sink());
+                return Ok(());
+            }
+            Err(e) => return Err(e),
         };
         let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
         let mut parsed = httparse::Request::new(&mut headers);
@@ -163,6 +185,24 @@ where
     }
 }
 
+/// A request head over [`MAX_HEAD`]; `first_line`: its request line alone is (the address).
+#[derive(Debug)]
+struct HeadTooLong {
+    first_line: bool,
+}
+
+impl std::fmt::Display for HeadTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("request head too long")
+    }
+}
+
+impl std::error::Error for HeadTooLong {}
+
+/// How long, and how much, the rest of a refused request is read before the connection closes.
+const LINGER: Duration = Duration::from_secs(1);
+const LINGER_BYTES: u64 = 8 << 20;
+
 /// The next request head (up to and including the blank line), or `None` when the client
 /// closed the connection or let it idle.
 fn read_head(reader: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
@@ -201,9 +241,10 @@ fn read_head(reader: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
             return Ok(Some(head));
         }
         if head.len() > MAX_HEAD || !line.ends_with(b"\n") {
+            let first_line = head.len() == line.len();
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
-                "request head too long",
+                HeadTooLong { first_line },
             ));
         }
     }
@@ -242,6 +283,8 @@ fn reason(status: u16) -> &'static str {
         400 => "Bad Request",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        414 => "URI Too Long",
+        431 => "Request Header Fields Too Large",
         _ => "",
     }
 }
@@ -365,7 +408,26 @@ mod tests {
         long.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
         let mut rest = Vec::new();
         let _ = long.read_to_end(&mut rest);
-        assert!(!String::from_utf8_lossy(&rest).contains("hello"));
+        let said = String::from_utf8_lossy(&rest);
+        assert!(said.starts_with("HTTP/1.1 414 URI Too Long\r\n"), "{said}");
+        assert!(!said.contains("hello"));
+        // Long headers after a short request line.
+        let mut headers = TcpStream::connect(addr).unwrap();
+        let many = format!(
+            "GET /a HTTP/1.1\r\n{}\r\n",
+            "X-Pad: 0123456789abcdef0123456789abcdef\r\n".repeat(MAX_HEAD / 40 + 2)
+        );
+        let _ = headers.write_all(many.as_bytes());
+        headers
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut rest = Vec::new();
+        let _ = headers.read_to_end(&mut rest);
+        let said = String::from_utf8_lossy(&rest);
+        assert!(
+            said.starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\n"),
+            "{said}"
+        );
         let mut binary = TcpStream::connect(addr).unwrap();
         let bad = exchange(&mut binary, "\u{0}\u{1}\u{fffd}\r\n\r\n");
         assert!(bad.starts_with("HTTP/1.1 400 "), "{bad}");

@@ -313,11 +313,28 @@ fn static_response(root: &Path, url: &str) -> Response {
         };
     let ctype = content_type(&path);
     let body = if ctype.starts_with("text/html") {
-        inject_client(body)
+        inject_client(if status == 404 { at_root(body) } else { body })
     } else {
         body
     };
     Response::new(status, ctype, body).with_header("Cache-Control", "no-cache")
+}
+
+/// The 404 page with `<base href="/">`: it is served at the missing path, at any depth, and
+/// its links are relative to the site's root, which this server serves at `/` (a `site-url`
+/// with a path gave the page a `<base>` for that path, which is replaced).
+fn at_root(body: Vec<u8>) -> Vec<u8> {
+    let Ok(mut html) = String::from_utf8(body) else {
+        return Vec::new();
+    };
+    if let Some(i) = html.find("<base href=\"")
+        && let Some(len) = html[i..].find('>')
+    {
+        html.replace_range(i..=i + len, "<base href=\"/\">");
+    } else if let Some(i) = html.find("<head>") {
+        html.insert_str(i + "<head>".len(), "<base href=\"/\">");
+    }
+    html.into_bytes()
 }
 
 fn inject_client(body: Vec<u8>) -> Vec<u8> {
@@ -361,7 +378,13 @@ pub fn serve(opts: &ServeOptions) -> Result<(), ServeError> {
     if opts.open {
         open_browser(&server.url);
     }
-    let watched = watch_paths(&opts.book);
+    // Canonical, so that events (reported below the watched paths) can be told apart from
+    // the book's other top-level files.
+    let book = opts
+        .book
+        .canonicalize()
+        .unwrap_or_else(|_| opts.book.clone());
+    let watched = watch_paths(&book);
     let (tx, rx) = std::sync::mpsc::channel();
     let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
         if let Ok(ev) = res {
@@ -390,7 +413,7 @@ pub fn serve(opts: &ServeOptions) -> Result<(), ServeError> {
     let format = opts.format;
     let verbose = opts.verbose;
     while let Ok(first_event) = rx.recv() {
-        if !relevant(&first_event, &dest) {
+        if !relevant(&first_event, &dest, &book) {
             continue;
         }
         // Debounce: editors write a file in several steps.
@@ -440,15 +463,19 @@ fn warning_texts(
     }
 }
 
-fn relevant(ev: &notify::Event, dest: &Path) -> bool {
+fn relevant(ev: &notify::Event, dest: &Path, book: &Path) -> bool {
     !matches!(ev.kind, notify::EventKind::Access(_))
         && ev.paths.iter().any(|p| {
             let name = p
                 .file_name()
                 .map(|n| n.to_string_lossy().to_string())
                 .unwrap_or_default();
+            // Of the book's own folder only book.toml counts (the folder is watched so
+            // that a book.toml an editor replaces stays watched).
+            let other_top_level = p.parent() == Some(book) && name != "book.toml";
             // Output, editor swap and backup files never trigger a rebuild.
             !p.starts_with(dest)
+                && !other_top_level
                 && !name.starts_with(".#")
                 && !name.ends_with('~')
                 && !name.ends_with(".swp")
@@ -457,8 +484,9 @@ fn relevant(ev: &notify::Event, dest: &Path) -> bool {
         })
 }
 
-/// What `serve` watches: the content, templates and static directories recursively and
-/// `book.toml`.
+/// What `serve` watches: the content, templates and static directories recursively, and the
+/// book's folder itself for `book.toml` (not the file: an editor that saves by writing a new
+/// file and renaming it over `book.toml` would end a watch on the file).
 pub fn watch_paths(book: &Path) -> Vec<(PathBuf, notify::RecursiveMode)> {
     let src = crate::config::Config::load(book)
         .map(|c| c.src_dir())
@@ -467,7 +495,7 @@ pub fn watch_paths(book: &Path) -> Vec<(PathBuf, notify::RecursiveMode)> {
         (src, notify::RecursiveMode::Recursive),
         (book.join("templates"), notify::RecursiveMode::Recursive),
         (book.join("static"), notify::RecursiveMode::Recursive),
-        (book.join("book.toml"), notify::RecursiveMode::NonRecursive),
+        (book.to_path_buf(), notify::RecursiveMode::NonRecursive),
     ]
 }
 
@@ -517,6 +545,20 @@ mod tests {
         assert!(resolve(dir.path(), "/%2E%2E%2fCargo.toml").is_none());
         assert!(resolve(dir.path(), "/C:/x").is_none());
         assert!(resolve(dir.path(), "/missing.html").is_none());
+    }
+
+    #[test]
+    fn the_404_page_resolves_from_the_root() {
+        let at = |html: &str| String::from_utf8(at_root(html.as_bytes().to_vec())).unwrap();
+        assert_eq!(
+            at("<html><head><meta charset=\"utf-8\"><link href=\"static/a.css\"></head></html>"),
+            "<html><head><base href=\"/\"><meta charset=\"utf-8\"><link href=\"static/a.css\"></head></html>"
+        );
+        // A site-url's path is replaced: this server serves the site at `/`.
+        assert_eq!(
+            at("<head><base href=\"/docs/\"><link href=\"static/a.css\"></head>"),
+            "<head><base href=\"/\"><link href=\"static/a.css\"></head>"
+        );
     }
 
     #[test]

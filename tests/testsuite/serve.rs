@@ -215,6 +215,34 @@ fn edits_reload_pages_and_errors_show_without_stopping_the_server() {
         );
     }
     assert_ne!(get(&server.addr, "/tags.html").1, before);
+
+    // book.toml saved the way many editors save (a new file renamed over it), twice: each
+    // save is seen (a watch on the file itself ended with the first).
+    let toml = std::fs::read_to_string(book.join("book.toml")).unwrap();
+    for title in ["Renamed KB", "Renamed Again KB"] {
+        let tmp = book.join("book.toml.new");
+        std::fs::write(&tmp, toml.replace("Fixture KB", title)).unwrap();
+        std::fs::rename(&tmp, book.join("book.toml")).unwrap();
+        next_event(&mut stream, "reload", &server);
+        assert!(
+            get(&server.addr, "/index.html").1.contains(title),
+            "{title}"
+        );
+    }
+    // Other files beside book.toml do not rebuild the site.
+    std::fs::write(book.join("NOTES.txt"), "x").unwrap();
+    std::fs::write(
+        &entry,
+        text.replace("Offsets go to Kafka", "Offsets fly to Kafka"),
+    )
+    .unwrap();
+    let data = next_event(&mut stream, "reload", &server);
+    assert!(
+        get(&server.addr, "/kafka/kafka-offset-commit.html")
+            .1
+            .contains("Offsets fly to Kafka"),
+        "{data}"
+    );
 }
 
 #[test]
@@ -249,6 +277,15 @@ fn serving_is_confined_to_the_site() {
             .contains("content-type: application/wasm"),
         "{wasm}"
     );
+    // The 404 page at any depth finds its styles and links: they resolve from the root.
+    for missing in ["/nope", "/kafka/nope.html", "/a/b/c/d"] {
+        let (status, page) = get(&server.addr, missing);
+        assert_eq!(status, 404, "{missing}");
+        assert_eq!(page.matches("<base ").count(), 1, "{missing}: {page}");
+        assert!(page.contains("<base href=\"/\">"), "{missing}: {page}");
+        assert!(page.contains("href=\"static/kbook.css"), "{missing}");
+    }
+    assert_eq!(get(&server.addr, "/static/kbook.css").0, 200);
     for attack in [
         "/../book/book.toml",
         "/%2e%2e/book/book.toml",

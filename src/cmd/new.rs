@@ -38,9 +38,18 @@ pub fn run(book: &Path, spec: &str) -> Result<ExitCode> {
         bail!("{} already exists", path.display());
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // The sections in the book's language, as `kbook init` writes its examples.
+    let sections = if kbook::i18n::is_chinese(&config.book.language) {
+        ["现象", "原因", "解决方法"]
+    } else {
+        ["Symptom", "Cause", "Solution"]
+    };
     let text = format!(
-        "---\nid: {id}\ntitle: \"\"\nconnector: {connector}\nkind: error            # error | troubleshooting | howto | concept | behavior\nerrors:                # verbatim error text from the logs, or {{ text: \"…\", source: \"https://…\" }}\n  - \"\"\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nsymptoms: []          # how readers describe it, any language: \"no rows arrive downstream\"\nrelated: []\nupdated: {}\naliases: []\n---\n## Symptom\n\n## Cause\n\n## Solution\n\n1. \n",
-        kbook::date::today()
+        "---\nid: {id}\ntitle: \"\"\nconnector: {connector}\nkind: error            # error | troubleshooting | howto | concept | behavior\nerrors:                # verbatim error text from the logs, or {{ text: \"…\", source: \"https://…\" }}\n  - \"\"\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nsymptoms: []           # how readers describe it, any language: \"no rows arrive downstream\"\nrelated: []\nupdated: {}\naliases: []\n---\n## {}\n\n## {}\n\n## {}\n\n1. \n",
+        kbook::date::today(),
+        sections[0],
+        sections[1],
+        sections[2],
     );
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     outln!("Created {}", path.display())?;

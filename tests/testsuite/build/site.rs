@@ -225,6 +225,29 @@ fn init_and_new_scaffold_a_working_book() {
     ] {
         assert!(text.contains(key), "scaffold lacks {key}:\n{text}");
     }
+    assert!(
+        text.contains("\n## Symptom\n\n## Cause\n\n## Solution\n"),
+        "{text}"
+    );
+    // A Chinese book's entries get their sections in Chinese.
+    let zh = dir.path().join("zh");
+    let o = kbook()
+        .args(["init", "--language", "zh-CN"])
+        .arg(&zh)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = kbook()
+        .args(["new", "example/x", "--book"])
+        .arg(&zh)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = read(&zh, "content/example/x.md");
+    assert!(
+        text.contains("\n## 现象\n\n## 原因\n\n## 解决方法\n"),
+        "{text}"
+    );
     let o = kbook()
         .args(["new", "Bad Name/x", "--book"])
         .arg(&book)

@@ -75,6 +75,7 @@ const EN_PAGE: &[(&str, &str)] = &[
         "Every error message in this knowledge base, A–Z. Each links to the entry that explains it.",
     ),
     ("letters", "Letters"),
+    ("error_index_other", "#"),
     ("tags_title", "Tags"),
     ("not_found_title", "Page not found"),
     (
@@ -266,9 +267,10 @@ const ZH_PAGE: &[(&str, &str)] = &[
     ("error_index_title", "错误索引"),
     (
         "error_index_intro",
-        "本知识库中的所有错误信息，按 A–Z 排列。每条都链接到解释它的条目。",
+        "本知识库中的所有错误信息，按首字母 A–Z 排列，其余的列在最后。每条都链接到解释它的条目。",
     ),
     ("letters", "字母"),
+    ("error_index_other", "其他"),
     ("tags_title", "标签"),
     ("not_found_title", "页面不存在"),
     (

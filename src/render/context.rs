@@ -65,6 +65,8 @@ pub struct EntryLink {
     pub url: String,
     /// Connector slug.
     pub connector: String,
+    /// The connector's name in book.toml (shown; entry pages show the same).
+    pub connector_name: String,
     /// Kind.
     pub kind: String,
     /// The kind's name in the book's language (the kind itself unless translated).
@@ -74,12 +76,17 @@ pub struct EntryLink {
 }
 
 impl EntryLink {
-    pub(super) fn of(e: &Entry, strings: &crate::i18n::Strings) -> Self {
+    pub(super) fn of(
+        e: &Entry,
+        strings: &crate::i18n::Strings,
+        config: &crate::config::Config,
+    ) -> Self {
         EntryLink {
             id: e.id.clone(),
             title: e.fm.title.clone(),
             url: e.url.clone(),
             connector: e.fm.connector.clone(),
+            connector_name: config.connector_name(&e.fm.connector),
             kind: e.fm.kind.clone(),
             kind_label: strings.kind(&e.fm.kind),
             updated: e.fm.updated.clone(),

@@ -75,7 +75,7 @@ impl<'a> Book<'a> {
     }
 
     fn link(&self, e: &Entry) -> EntryLink {
-        EntryLink::of(e, self.strings)
+        EntryLink::of(e, self.strings, self.config)
     }
 
     /// Entries with an `updated` date, newest first.
@@ -380,16 +380,26 @@ fn error_index(book: &Book<'_>, pages: &mut ListingPages<'_>) {
     // Keys computed once: a key per comparison allocated a million strings at 10,000 entries.
     errors.sort_by_cached_key(|(err, link)| (sort_key(err), link.id.clone()));
     let mut letters: Vec<(String, Vec<(String, EntryLink)>)> = Vec::new();
+    // Errors that do not start with a Latin letter (digits, symbols, Han) are one group, last:
+    // digits sort before `A` and Han after `z`, and two groups would share one anchor.
+    let mut others = Vec::new();
     for (err, link) in errors {
-        let letter = sort_key(&err)
+        let Some(letter) = sort_key(&err)
             .chars()
             .next()
             .filter(char::is_ascii_alphabetic)
-            .map_or("#".to_string(), |c| c.to_ascii_uppercase().to_string());
+            .map(|c| c.to_ascii_uppercase().to_string())
+        else {
+            others.push((err, link));
+            continue;
+        };
         match letters.last_mut() {
             Some((l, items)) if *l == letter => items.push((err, link)),
             _ => letters.push((letter, vec![(err, link)])),
         }
+    }
+    if !others.is_empty() {
+        letters.push((book.strings.get("error_index_other").to_string(), others));
     }
     let mut ctx = book.context(urls::ERROR_INDEX, book.strings.get("error_index_title"), "");
     ctx.insert("letters", &letters);

@@ -273,3 +273,41 @@ fn init_and_new_scaffold_a_working_book() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("has no book.toml"));
     assert!(!nowhere.exists());
 }
+
+/// The error index has one group for errors that do not start with a Latin letter (digits
+/// sort before `A`, Han after `z`), last, and every group's anchor is its own.
+#[test]
+fn error_index_groups_other_first_characters_once_at_the_end() {
+    let c = case("good");
+    std::fs::write(
+        c.book.join("content/mysql/mysql-mixed-errors.md"),
+        "---\ntitle: \"Mixed errors\"\nconnector: mysql\nkind: error\nerrors:\n  - \"1213 deadlock found\"\n  - \"写入失败：主键重复\"\n  - \"Zeta failed\"\nupdated: 2026-03-01\n---\n## Symptom\n\nText.\n",
+    )
+    .unwrap();
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let errors = read(&c.out, "errors.html");
+    let ids: Vec<&str> = errors
+        .split("<h2 id=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .collect();
+    let mut unique = ids.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
+    assert_eq!(ids.last(), Some(&"letter-#"), "{ids:?}");
+    let other = errors.rfind("<h2 id=\"letter-#\"").unwrap();
+    for text in ["1213 deadlock found", "写入失败：主键重复"] {
+        assert!(
+            errors.find(text).unwrap() > other,
+            "{text} is in the last group"
+        );
+    }
+    assert!(errors.find("Zeta failed").unwrap() < other);
+    // Listings name a connector as book.toml does, as entry pages do.
+    assert!(
+        errors.contains("<span class=\"badge connector\">MySQL</span>"),
+        "{errors}"
+    );
+}

@@ -231,6 +231,10 @@ fn one_line(s: &str, max: usize) -> String {
 fn open_built_index(book: &Path, site: Option<&Path>) -> Result<kbook_search::BookIndex> {
     let site = match site {
         Some(site) => site.to_path_buf(),
+        None if !book.is_dir() => anyhow::bail!(
+            "{} is not a folder: name the book with --book, or a built site with --site",
+            book.display()
+        ),
         None => Config::load(book)
             .map_err(|d| diagnostics_error(&d))?
             .build_dir(),

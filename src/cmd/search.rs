@@ -24,10 +24,10 @@ pub struct SearchArgs {
     /// Maximum number of results (1 to 200).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=200))]
     pub limit: u8,
-    /// Only entries of this connector.
+    /// Only entries of this connector: its slug (`kafka`) or its name in book.toml.
     #[arg(long)]
     pub connector: Option<String>,
-    /// Only entries of this kind.
+    /// Only entries of this kind: `error`, `howto`, … or its name in the book's language.
     #[arg(long)]
     pub kind: Option<String>,
     /// Your product version, e.g. `vvr=8.0.7`: entries that do not affect it are listed
@@ -75,10 +75,24 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         None => None,
     };
     let index = open_built_index(&args.book, args.site.as_deref())?;
+    let names = kbook::config::Config::load(&args.book).ok();
+    let connector = match &args.connector {
+        Some(c) => Some(known_value("connector", c, &index.connectors(), |slug| {
+            names.as_ref().map(|n| n.connector_name(slug))
+        })?),
+        None => None,
+    };
+    let strings = names.as_ref().map(kbook::config::Config::strings);
+    let kind = match &args.kind {
+        Some(k) => Some(known_value("kind", k, &index.kinds(), |kind| {
+            strings.as_ref().map(|s| s.kind(kind))
+        })?),
+        None => None,
+    };
     let opts = SearchOptions {
         limit: usize::from(args.limit),
-        connector: args.connector.clone(),
-        kind: args.kind.clone(),
+        connector,
+        kind,
         version,
         explain: args.explain,
         tuning: Tuning::default(),
@@ -90,6 +104,40 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         print_results(&results, args, opts.version.as_ref())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The value of a `--connector` or `--kind` filter (`what`) as the index has it: one of
+/// `known`, or the one whose name in the book (`name_of`: `消息队列Kafka`, `错误`) is `given`,
+/// in any case. Anything else is refused with the known values, rather than matching nothing.
+fn known_value(
+    what: &str,
+    given: &str,
+    known: &[String],
+    name_of: impl Fn(&str) -> Option<String>,
+) -> Result<String> {
+    if known.iter().any(|k| k == given) {
+        return Ok(given.to_string());
+    }
+    let folded = given.trim().to_lowercase();
+    let by_name = known.iter().find(|k| {
+        k.to_lowercase() == folded || name_of(k).is_some_and(|n| n.trim().to_lowercase() == folded)
+    });
+    match by_name {
+        Some(k) => Ok(k.clone()),
+        None => {
+            let list: Vec<String> = known
+                .iter()
+                .map(|k| match name_of(k) {
+                    Some(n) if n != *k => format!("{k} ({n})"),
+                    _ => k.clone(),
+                })
+                .collect();
+            bail!(
+                "the index has no {what} `{given}`; known: {}",
+                list.join(", ")
+            )
+        }
+    }
 }
 
 /// The line `kbook search --version` prints under a hit; the page shows the same marks.

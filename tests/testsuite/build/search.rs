@@ -235,3 +235,66 @@ fn output_into_a_closed_pipe_ends_quietly() {
         );
     }
 }
+
+/// `--connector` and `--kind` take the values the index has, or the names the book gives
+/// them; anything else is refused with the known ones (it used to match nothing, quietly).
+#[test]
+fn search_filters_take_slugs_or_names_and_refuse_others() {
+    let c = case("good");
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let search = |extra: &[&str]| {
+        kbook()
+            .arg("search")
+            .arg("--book")
+            .arg(&c.book)
+            .arg("--site")
+            .arg(&c.out)
+            .arg("--json")
+            .args(extra)
+            .arg("offsets checkpoint ssl")
+            .output()
+            .unwrap()
+    };
+    let ids = |o: &std::process::Output| -> Vec<String> {
+        assert!(o.status.success(), "{}", stderr(o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let by_slug = ids(&search(&["--connector", "kafka"]));
+    assert!(!by_slug.is_empty());
+    assert_eq!(
+        ids(&search(&["--connector", "message queue for KAFKA"])),
+        by_slug
+    );
+    let bad = search(&["--connector", "kafak"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        stderr(&bad).contains(
+            "the index has no connector `kafak`; known: kafka (Message Queue for Kafka), mysql (MySQL)"
+        ),
+        "{}",
+        stderr(&bad)
+    );
+    let bad = search(&["--kind", "concpt"]);
+    assert!(
+        stderr(&bad).contains("the index has no kind `concpt`; known: concept"),
+        "{}",
+        stderr(&bad)
+    );
+    // A book folder that is not there is named as such.
+    let o = kbook()
+        .args(["search", "--book", "/nonexistent/book", "x"])
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&o).contains("/nonexistent/book is not a folder"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -100,6 +100,37 @@ impl BookIndex {
         self.searcher.doc_freq(&term).is_ok_and(|n| n > 0)
     }
 
+    /// The connector slugs of the entries, sorted (what `SearchOptions::connector` takes).
+    pub fn connectors(&self) -> Vec<String> {
+        self.keyword_values(self.kb.connector)
+    }
+
+    /// The kinds of the entries, sorted (what `SearchOptions::kind` takes).
+    pub fn kinds(&self) -> Vec<String> {
+        self.keyword_values(self.kb.kind)
+    }
+
+    /// Every term of a keyword field, sorted and unique.
+    fn keyword_values(&self, field: tantivy::schema::Field) -> Vec<String> {
+        let mut out = Vec::new();
+        for reader in self.searcher.segment_readers() {
+            let Ok(inv) = reader.inverted_index(field) else {
+                continue;
+            };
+            let Ok(mut terms) = inv.terms().stream() else {
+                continue;
+            };
+            while terms.advance() {
+                if let Ok(t) = std::str::from_utf8(terms.key()) {
+                    out.push(t.to_string());
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// Searches the index. Any text is a valid query.
     pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchResults, SearchError> {
         let built = build_query(query, &self.searcher, &self.kb, &opts.tuning);

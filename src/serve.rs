@@ -224,15 +224,15 @@ pub enum ServeError {
 impl Server {
     /// Binds the socket.
     pub fn bind(root: &Path, bind: &str, port: u16) -> Result<Server, ServeError> {
-        let loopback = bind == "127.0.0.1" || bind == "::1" || bind == "localhost";
-        if !loopback {
-            eprintln!("warning: serving on {bind}: the site is reachable from other machines");
-        }
         let http = HttpServer::bind((bind, port)).map_err(|source| ServeError::Listen {
             addr: format!("{bind}:{port}"),
             source,
         })?;
         let addr = http.local_addr().map_err(ServeError::NoAddress)?;
+        // Said once listening, of the address the name gave.
+        if !addr.ip().is_loopback() {
+            eprintln!("warning: serving on {bind}: the site is reachable from other machines");
+        }
         Ok(Server {
             url: format!("http://{addr}/"),
             http,

@@ -49,10 +49,30 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode> {
         From::Mkdocs => Generator::Mkdocs,
         From::Mdbook => Generator::Mdbook,
     };
+    // A failed import leaves `--into` as it found it: absent, or empty.
+    let existed = args.into.exists();
+    let was_empty = std::fs::read_dir(&args.into).is_ok_and(|mut d| d.next().is_none());
     std::fs::create_dir_all(&args.into)
         .with_context(|| format!("cannot create {}", args.into.display()))?;
-    let report = import(from, &args.src, args.pages.as_deref(), &args.into)
-        .with_context(|| format!("cannot import {} as {}", args.src.display(), from.name()))?;
+    let report = match import(from, &args.src, args.pages.as_deref(), &args.into) {
+        Ok(report) => report,
+        Err(e) => {
+            if !existed {
+                let _ = std::fs::remove_dir_all(&args.into);
+            } else if was_empty && let Ok(entries) = std::fs::read_dir(&args.into) {
+                for entry in entries.flatten() {
+                    let p = entry.path();
+                    let _ = if p.is_dir() {
+                        std::fs::remove_dir_all(&p)
+                    } else {
+                        std::fs::remove_file(&p)
+                    };
+                }
+            }
+            return Err(anyhow::Error::new(e)
+                .context(format!("cannot import {} as {}", args.src.display(), from.name())));
+        }
+    };
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {

@@ -4,7 +4,7 @@
 //! stays) and is reported, so the book passes `kbook check`.
 
 use super::Leftover;
-use pulldown_cmark::{Event, Options, Parser, Tag};
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
 use std::collections::HashMap;
 
 /// Where each source page's text went.
@@ -30,8 +30,64 @@ pub fn rewrite(
     // The ids the entry's page will give its headings (the renderer's own rule).
     let own_anchors = crate::render::markdown::MarkdownRenderer::heading_ids(body);
     let lines = crate::diagnostic::LineIndex::new(body);
-    for (event, range) in Parser::new_ext(body, Options::all()).into_offset_iter() {
+    let parser = Parser::new_ext(body, Options::all());
+    // Reference definitions (`[label]: ../b/faq.md`): the definition is pointed at the entry,
+    // which every `[text][label]` follows; a definition of a page not imported goes, and
+    // its links keep their text.
+    let mut dead_labels = std::collections::HashSet::new();
+    for (label, def) in parser.reference_definitions().iter() {
+        let span = def.span.clone();
+        let Some(target) = resolve(&def.dest, page, targets, &own_anchors) else {
+            continue;
+        };
+        match target {
+            Some((c, id, anchor)) => {
+                if let Some(i) = body.get(span.clone()).and_then(|t| t.find(&*def.dest)) {
+                    let start = span.start + i;
+                    edits.push((
+                        start..start + def.dest.len(),
+                        entry_link(&c, &id, anchor, connector),
+                    ));
+                }
+            }
+            None => {
+                notes.push(Leftover {
+                    at: super::line_at(at, &lines, span.start),
+                    what: format!(
+                        "link definition `[{label}]: {}` removed (the links' text kept): no imported page there",
+                        def.dest
+                    ),
+                });
+                dead_labels.insert(label.to_lowercase());
+                edits.push((span, String::new()));
+            }
+        }
+    }
+    for (event, range) in parser.into_offset_iter() {
         let dest_url = match event {
+            Event::Start(Tag::Link {
+                link_type:
+                    LinkType::Reference
+                    | LinkType::ReferenceUnknown
+                    | LinkType::Collapsed
+                    | LinkType::CollapsedUnknown
+                    | LinkType::Shortcut
+                    | LinkType::ShortcutUnknown,
+                id,
+                ..
+            }) => {
+                if dead_labels.contains(&id.to_lowercase()) {
+                    let text = &body[range.clone()];
+                    // `[text][label]`, `[text][]` or `[text]`: the text between the first
+                    // brackets.
+                    let label = text
+                        .strip_prefix('[')
+                        .and_then(|t| t.find(']').map(|i| &t[..i]))
+                        .unwrap_or(text);
+                    edits.push((range, label.to_string()));
+                }
+                continue;
+            }
             Event::Start(Tag::Link { dest_url, .. }) => dest_url,
             // Raw HTML as written (a block's line, or an inline tag): its `<a href>` links
             // are pointed at the entries too.
@@ -104,6 +160,8 @@ pub fn rewrite(
         }
     }
     let mut out = body.to_string();
+    // Definitions come first in `edits` but may stand anywhere; edits never overlap.
+    edits.sort_by_key(|(r, _)| r.start);
     for (range, new) in edits.into_iter().rev() {
         out.replace_range(range, &new);
     }
@@ -262,6 +320,38 @@ mod tests {
         let at: Vec<&str> = notes.iter().map(|n| n.at.as_str()).collect();
         assert_eq!(at, ["faq/kafka.md:12", "faq/kafka.md:14"]);
         assert!(notes[1].what.contains("kept"));
+    }
+
+    #[test]
+    fn reference_definitions_follow_pages_into_entries() {
+        let mut t = PageTargets::default();
+        t.first
+            .insert("b/faq.md".into(), ("b".into(), "b-faq".into()));
+        let mut notes = Vec::new();
+        let body = "See [the other][other], [Other][] and [gone][lost].\n\n[other]: ../b/faq.md\n[lost]: ../c/none.md \"Title\"\n";
+        let out = rewrite(
+            body,
+            "a/faq.md",
+            "a",
+            &t,
+            &("a/faq.md".to_string(), 1),
+            &mut notes,
+        );
+        assert_eq!(
+            out,
+            "See [the other][other], [Other][] and gone.\n\n[other]: ../b/b-faq.md\n\n"
+        );
+        let said: Vec<(&str, &str)> = notes
+            .iter()
+            .map(|n| (n.at.as_str(), n.what.as_str()))
+            .collect();
+        assert_eq!(
+            said,
+            [(
+                "a/faq.md:4",
+                "link definition `[lost]: ../c/none.md` removed (the links' text kept): no imported page there"
+            )]
+        );
     }
 
     #[test]

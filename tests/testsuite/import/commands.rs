@@ -29,6 +29,8 @@ fn import_refuses_an_existing_book_and_a_wrong_source() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("mkdocs.yml"), "{err}");
+    // A failed import leaves no folder behind where there was none.
+    assert!(!dir.path().join("new").exists());
 }
 
 /// A tree with no page, or only pages without text, is an error that says why, once, and

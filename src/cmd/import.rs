@@ -69,8 +69,11 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode> {
                     };
                 }
             }
-            return Err(anyhow::Error::new(e)
-                .context(format!("cannot import {} as {}", args.src.display(), from.name())));
+            return Err(anyhow::Error::new(e).context(format!(
+                "cannot import {} as {}",
+                args.src.display(),
+                from.name()
+            )));
         }
     };
     if args.json {

@@ -5,8 +5,9 @@ use crate::import::display;
 use crate::import::source::SourceTree;
 use std::path::Path;
 
-/// mdBook: `{{#include file}}` (with `:anchor` or `:from:to` lines), `{{#rustdoc_include}}`
-/// and `{{#playground}}` replaced by the file's text; `{{#title}}` removed.
+/// mdBook: `{{#include file}}` (with `:anchor` or `:from:to` lines) and `{{#rustdoc_include}}`
+/// replaced by the file's text, `{{#playground}}` by it in a Rust code block; `{{#title}}`
+/// removed.
 pub(super) fn mdbook_includes(
     body: &str,
     page: &Path,
@@ -34,6 +35,16 @@ pub(super) fn mdbook_includes(
             match name {
                 "include" | "rustdoc_include" | "playground" => {
                     match include(arg.trim(), page, tree) {
+                        // mdBook shows a playground's file as a Rust code block.
+                        Ok(text) if name == "playground" => {
+                            if !out.is_empty() && !out.ends_with('\n') {
+                                out.push('\n');
+                            }
+                            out.push_str("```rust\n");
+                            out.push_str(text.trim_end_matches('\n'));
+                            out.push_str("\n```");
+                            ctx.out.converted += 1;
+                        }
                         Ok(text) => {
                             out.push_str(text.trim_end_matches('\n'));
                             ctx.out.converted += 1;

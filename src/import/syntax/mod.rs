@@ -458,5 +458,16 @@ mod tests {
         assert_eq!(c.unconverted.len(), 2, "{:?}", c.unconverted);
         assert!(c.unconverted[0].what.contains("not found"));
         assert_eq!(c.unconverted[1].at, "page.md:4");
+        // A playground is shown as mdBook shows it: a Rust code block.
+        std::fs::write(root.join("main.rs"), "fn main() {}\n").unwrap();
+        let c = convert(
+            Generator::Mdbook,
+            "Run it:\n\n{{#playground main.rs}}\n\nDone.\n",
+            &page,
+            &t,
+            "page.md",
+            1,
+        );
+        assert_eq!(c.text, "Run it:\n\n```rust\nfn main() {}\n```\n\nDone.\n");
     }
 }

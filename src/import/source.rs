@@ -209,7 +209,9 @@ pub fn read_tree(
             from.name()
         )));
     }
-    collect_pages(from, &mut tree, &nav)?;
+    // Docusaurus' `_category_.json` labels by their folder (any depth).
+    let mut categories = BTreeMap::new();
+    collect_pages(from, &mut tree, &nav, &mut categories)?;
     tree.section_prefix = common_dirs(tree.pages.iter().map(|p| p.rel.as_str()));
     if !tree.section_prefix.is_empty() {
         let prefix = tree.section_prefix.clone();
@@ -224,6 +226,17 @@ pub fn read_tree(
             })
             .collect();
     }
+    // A category names a section when its folder is a section's (one level below the common
+    // folders); a subsection's or the common folder's own label names none.
+    for (dir, label) in categories {
+        if let Some(section) = format!("{dir}/")
+            .strip_prefix(tree.section_prefix.as_str())
+            .and_then(|rest| rest.strip_suffix('/'))
+            .filter(|s| !s.is_empty() && !s.contains('/'))
+        {
+            tree.sections.insert(section.to_string(), label);
+        }
+    }
     Ok(tree)
 }
 
@@ -233,6 +246,7 @@ fn collect_pages(
     from: Generator,
     tree: &mut SourceTree,
     nav: &BTreeMap<String, String>,
+    categories: &mut BTreeMap<String, String>,
 ) -> Result<(), ImportError> {
     let mut others = 0usize;
     let walk = walkdir::WalkDir::new(&tree.pages_dir)
@@ -256,7 +270,7 @@ fn collect_pages(
         {
             if let Some(label) = category_label(path) {
                 let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
-                tree.sections.insert(top_dir(dir).to_string(), label);
+                categories.insert(dir.to_string(), label);
             }
             continue;
         }
@@ -487,6 +501,36 @@ fn mdbook_summary(text: &str, nav: &mut BTreeMap<String, String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn docusaurus_categories_name_their_own_sections() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("docusaurus.config.js"), "module.exports = {};\n").unwrap();
+        let docs = root.join("docs/troubleshooting");
+        for sub in ["kafka", "mysql/deep"] {
+            std::fs::create_dir_all(docs.join(sub)).unwrap();
+        }
+        let label = |dir: &Path, l: &str| {
+            std::fs::write(dir.join("_category_.json"), format!("{{\"label\": \"{l}\"}}"))
+                .unwrap()
+        };
+        label(&docs, "Troubleshooting guides");
+        label(&docs.join("kafka"), "Apache Kafka");
+        label(&docs.join("mysql/deep"), "Deep MySQL");
+        for page in ["kafka/lag.md", "mysql/deep/x.md", "mysql/y.md"] {
+            std::fs::write(docs.join(page), "# T\n\nText.\n").unwrap();
+        }
+        let tree = read_tree(Generator::Docusaurus, root, None).unwrap();
+        assert_eq!(tree.section_prefix, "troubleshooting/");
+        let sections: Vec<(&str, &str)> = tree
+            .sections
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        // The common folder's label and a subsection's name no section.
+        assert_eq!(sections, [("kafka", "Apache Kafka")]);
+    }
 
     #[test]
     fn summary_and_nav_give_titles_and_sections() {

@@ -14,6 +14,9 @@ pub struct PageTargets {
     pub first: HashMap<String, (String, String)>,
     /// (source page, question anchor) → the question's entry.
     pub anchors: HashMap<(String, String), (String, String)>,
+    /// Entry `(connector, id)` → the ids its page gives its headings: a link's `#anchor`
+    /// is kept when the entry has it.
+    pub headings: HashMap<(String, String), std::collections::HashSet<String>>,
 }
 
 /// `body` of an entry of `connector` that came from source page `page` with its links
@@ -241,8 +244,14 @@ fn resolve(
         return Some(Some((c.clone(), id.clone(), None)));
     }
     let (c, id) = &targets.first[found];
-    // The old page's anchors may not exist in the entry: link the entry itself.
-    Some(Some((c.clone(), id.clone(), None)))
+    // The old page's anchor, if the entry has that heading; else the entry itself.
+    let kept = anchor.filter(|a| {
+        targets
+            .headings
+            .get(&(c.clone(), id.clone()))
+            .is_some_and(|h| h.contains(a))
+    });
+    Some(Some((c.clone(), id.clone(), kept)))
 }
 
 #[cfg(test)]
@@ -320,6 +329,31 @@ mod tests {
         let at: Vec<&str> = notes.iter().map(|n| n.at.as_str()).collect();
         assert_eq!(at, ["faq/kafka.md:12", "faq/kafka.md:14"]);
         assert!(notes[1].what.contains("kept"));
+    }
+
+    #[test]
+    fn an_anchor_stays_when_the_entry_has_that_heading() {
+        let mut t = PageTargets::default();
+        t.first
+            .insert("ops/restart.md".into(), ("ops".into(), "restart".into()));
+        t.headings.insert(
+            ("ops".into(), "restart".into()),
+            ["steps".to_string()].into(),
+        );
+        let mut notes = Vec::new();
+        let body = "[a](../ops/restart.md#steps) [b](../ops/restart.md#gone) <a href=\"../ops/restart.md#steps\">c</a>\n";
+        let out = rewrite(
+            body,
+            "faq/kafka.md",
+            "faq",
+            &t,
+            &("faq/kafka.md".to_string(), 1),
+            &mut notes,
+        );
+        assert_eq!(
+            out,
+            "[a](../ops/restart.md#steps) [b](../ops/restart.md) <a href=\"../ops/restart.md#steps\">c</a>\n"
+        );
     }
 
     #[test]

@@ -512,8 +512,11 @@ mod tests {
             std::fs::create_dir_all(docs.join(sub)).unwrap();
         }
         let label = |dir: &Path, l: &str| {
-            std::fs::write(dir.join("_category_.json"), format!("{{\"label\": \"{l}\"}}"))
-                .unwrap()
+            std::fs::write(
+                dir.join("_category_.json"),
+                format!("{{\"label\": \"{l}\"}}"),
+            )
+            .unwrap()
         };
         label(&docs, "Troubleshooting guides");
         label(&docs.join("kafka"), "Apache Kafka");

@@ -93,6 +93,10 @@ pub fn write_book(
             .first
             .entry(d.page.clone())
             .or_insert_with(|| to.clone());
+        targets.headings.insert(
+            to.clone(),
+            crate::render::markdown::MarkdownRenderer::heading_ids(&d.body),
+        );
         if let Some(a) = &d.anchor {
             targets.anchors.insert((d.page.clone(), a.clone()), to);
         }

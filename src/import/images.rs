@@ -52,15 +52,49 @@ pub fn rewrite(
         .map(Path::to_path_buf)
         .unwrap_or_else(|| tree.pages_dir.clone());
     let lines = crate::diagnostic::LineIndex::new(body);
+    let external = |dest: &str| {
+        dest.is_empty()
+            || dest.contains("://")
+            || dest.starts_with(['#', '<'])
+            || dest.starts_with("data:")
+    };
     for (event, range) in Parser::new_ext(body, Options::all()).into_offset_iter() {
-        let Event::Start(Tag::Image { dest_url, .. }) = event else {
-            continue;
+        let dest_url = match event {
+            Event::Start(Tag::Image { dest_url, .. }) => dest_url,
+            // Raw HTML as written: its `<img src>` are copied and pointed at the copies too.
+            Event::Html(h) | Event::InlineHtml(h) if body.get(range.clone()) == Some(&*h) => {
+                let mut missing = Vec::new();
+                let (new, _) = crate::render::markdown::raw_html_links(&h, |dest, image| {
+                    if !image || external(dest) {
+                        return (None, None);
+                    }
+                    match find(dest, &page_dir, tree, &images.root) {
+                        Some(file) => {
+                            let rel = static_path(&file, &images.root);
+                            images.copies.insert(file, rel.clone());
+                            (Some(format!("../static/{}", rel.replace(' ', "%20"))), None)
+                        }
+                        None => {
+                            missing.push(dest.to_string());
+                            (None, None)
+                        }
+                    }
+                });
+                for dest in missing {
+                    notes.push(Leftover {
+                        at: super::line_at(at, &lines, range.start),
+                        what: format!("image `{dest}` is not in the source tree: its link is kept"),
+                    });
+                }
+                if let Some(new) = new {
+                    edits.push((range, new));
+                }
+                continue;
+            }
+            _ => continue,
         };
         let dest = dest_url.to_string();
-        if dest.is_empty() || dest.contains("://") || dest.starts_with(['#', '<']) {
-            continue;
-        }
-        if dest.starts_with("data:") {
+        if external(&dest) {
             continue;
         }
         let Some(file) = find(&dest, &page_dir, tree, &images.root) else {
@@ -132,4 +166,55 @@ pub fn copy(images: &Images, dir: &Path) -> std::io::Result<()> {
         std::fs::copy(from, &to)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn images_in_raw_html_are_copied_and_pointed_at_the_copies() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("docs/img")).unwrap();
+        std::fs::write(root.join("docs/img/pic.png"), b"png").unwrap();
+        let mut tree = SourceTree::new(root);
+        tree.pages_dir = root.join("docs");
+        let mut images = Images::new(root);
+        let mut notes = Vec::new();
+        let body = "Text.\n\n<p><img src=\"img/pic.png\" alt=\"pic\" width=\"200\"> <img src='img/none.png'></p>\n\n![md](img/pic.png)\n";
+        let out = rewrite(
+            body,
+            "a/page.md",
+            &tree,
+            &mut images,
+            &("docs/a/page.md".to_string(), 1),
+            &mut notes,
+        );
+        // The page is one folder down; its images were beside it.
+        assert_eq!(out, body, "nothing found relative to docs/a/");
+        let out = rewrite(
+            body,
+            "page.md",
+            &tree,
+            &mut images,
+            &("docs/page.md".to_string(), 1),
+            &mut notes,
+        );
+        assert_eq!(
+            out,
+            "Text.\n\n<p><img src=\"../static/images/docs/img/pic.png\" alt=\"pic\" width=\"200\"> <img src='img/none.png'></p>\n\n![md](../static/images/docs/img/pic.png)\n"
+        );
+        assert_eq!(images.copies.len(), 1);
+        let last: Vec<&str> = notes
+            .iter()
+            .rev()
+            .take(1)
+            .map(|n| n.what.as_str())
+            .collect();
+        assert_eq!(
+            last,
+            ["image `img/none.png` is not in the source tree: its link is kept"]
+        );
+    }
 }

@@ -201,13 +201,32 @@ pub fn import(
         ..ImportReport::default()
     };
     let mut drafts = Vec::new();
+    // Pages that are not UTF-8: every one is named, with where, before anything is written.
+    let mut not_utf8 = Vec::new();
     for p in &tree.pages {
-        let text = std::fs::read_to_string(&p.path)
-            .map_err(|e| ImportError::io(&p.path, e))?
-            .replace("\r\n", "\n");
+        let bytes = std::fs::read(&p.path).map_err(|e| ImportError::io(&p.path, e))?;
         let rel = display(&p.path, &tree.root);
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text.replace("\r\n", "\n"),
+            Err(e) => {
+                let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+                // Valid UTF-8 up to there, so the prefix is text.
+                let before = String::from_utf8_lossy(good);
+                let line = before.matches('\n').count() + 1;
+                let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                not_utf8.push(format!("{rel}:{line}:{column}: not UTF-8"));
+                continue;
+            }
+        };
         let page = page::read(&text, &rel, p, from, &tree, &mut report);
         drafts.extend(page);
+    }
+    if !not_utf8.is_empty() {
+        return Err(ImportError::Source(format!(
+            "{} page(s) are not UTF-8, so nothing was imported:\n  {}\nre-encode them as UTF-8 (e.g. `iconv -f GB18030 -t UTF-8 page.md`) and import again",
+            not_utf8.len(),
+            not_utf8.join("\n  ")
+        )));
     }
     write::write_book(into, &tree, drafts, &mut report)?;
     Ok(report)

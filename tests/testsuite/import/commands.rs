@@ -164,3 +164,32 @@ fn imported_faq_is_searched_in_chromium_over_http_and_file() {
         c.assert_no_errors(&base);
     }
 }
+
+/// Pages that are not UTF-8 are all named with their line and column, and nothing is written.
+#[test]
+fn import_names_every_page_that_is_not_utf8() {
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(src.path().join("mkdocs.yml"), "site_name: x\n").unwrap();
+    let docs = src.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    std::fs::write(docs.join("a.md"), "# Ok\n\nfine\n").unwrap();
+    std::fs::write(docs.join("b.md"), b"# Caf\xe9 errors\n\nx\n").unwrap();
+    std::fs::write(docs.join("c.md"), b"line one\nsecond \xff\n").unwrap();
+    let into = src.path().join("book");
+    let out = kbook_command()
+        .args(["import", "--from", "mkdocs", "--into"])
+        .arg(&into)
+        .arg(src.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("2 page(s) are not UTF-8")
+            && err.contains("docs/b.md:1:6: not UTF-8")
+            && err.contains("docs/c.md:2:8: not UTF-8")
+            && err.contains("iconv"),
+        "{err}"
+    );
+    assert!(!into.exists());
+}

@@ -194,6 +194,17 @@ pub fn import(
         return Err(ImportError::Occupied(into.to_path_buf()));
     }
     let tree = source::read_tree(from, src, pages)?;
+    // A book inside the source tree would be read back as pages by the next import, and
+    // published by the generator: it goes beside the tree.
+    if let (Ok(into_abs), Ok(root)) = (into.canonicalize(), tree.root.canonicalize())
+        && into_abs.starts_with(&root)
+    {
+        return Err(ImportError::Source(format!(
+            "{} is inside the source tree {}: import into a folder outside it (--into)",
+            into.display(),
+            src.display()
+        )));
+    }
     let mut report = ImportReport {
         from: from.name().to_string(),
         pages: tree.pages.len(),

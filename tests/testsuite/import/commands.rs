@@ -175,7 +175,8 @@ fn import_names_every_page_that_is_not_utf8() {
     std::fs::write(docs.join("a.md"), "# Ok\n\nfine\n").unwrap();
     std::fs::write(docs.join("b.md"), b"# Caf\xe9 errors\n\nx\n").unwrap();
     std::fs::write(docs.join("c.md"), b"line one\nsecond \xff\n").unwrap();
-    let into = src.path().join("book");
+    let dest = tempfile::tempdir().unwrap();
+    let into = dest.path().join("book");
     let out = kbook_command()
         .args(["import", "--from", "mkdocs", "--into"])
         .arg(&into)
@@ -192,4 +193,17 @@ fn import_names_every_page_that_is_not_utf8() {
         "{err}"
     );
     assert!(!into.exists());
+    // A book inside the source tree is refused: the next import would read it back.
+    std::fs::remove_file(docs.join("b.md")).unwrap();
+    std::fs::remove_file(docs.join("c.md")).unwrap();
+    let inside = docs.join("kb");
+    let out = kbook_command()
+        .args(["import", "--from", "mkdocs", "--into"])
+        .arg(&inside)
+        .arg(src.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is inside the source tree"), "{err}");
+    assert!(!inside.exists());
 }

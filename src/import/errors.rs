@@ -311,13 +311,21 @@ fn from_log(text: &str) -> Vec<(String, usize)> {
         .iter()
         .filter(|l| l.trim_start().starts_with("at ") && l.contains('('))
         .count();
+    let goroutines = lines.iter().any(|l| l.starts_with("goroutine "));
     let mut out = Vec::new();
     let mut exceptions: Vec<(String, usize)> = Vec::new();
     for (n, l) in lines.iter().enumerate() {
         let t = l.trim();
         let t = t.strip_prefix("Caused by:").map_or(t, str::trim);
+        let t = uncaught_in_thread(t);
         if let Some((0, _)) = exception_class(t) {
             exceptions.push((t.to_string(), n));
+        } else if frames > 0 && is_js_error(t) {
+            // Node's `Error: read ECONNRESET` / `TypeError: …` above `at …` frames.
+            exceptions.push((t.to_string(), n));
+        } else if goroutines && t.starts_with("panic: ") {
+            // Go's panic line, above its goroutines' stacks.
+            out.push((t.to_string(), n));
         } else if let Some(msg) = log_error_message(t) {
             out.push((msg, n));
         }
@@ -331,6 +339,24 @@ fn from_log(text: &str) -> Vec<(String, usize)> {
         out.insert(1, exceptions[0].clone());
     }
     out
+}
+
+/// A Java trace's first line without the JVM's `Exception in thread "main" ` before the
+/// exception.
+fn uncaught_in_thread(line: &str) -> &str {
+    line.strip_prefix("Exception in thread \"")
+        .and_then(|rest| rest.split_once('"'))
+        .map_or(line, |(_, exception)| exception.trim_start())
+}
+
+/// Whether a line is a JavaScript error with its message: `Error: …`, `TypeError: …`.
+fn is_js_error(line: &str) -> bool {
+    line.split_once(": ").is_some_and(|(name, message)| {
+        name.ends_with("Error")
+            && name.chars().all(|c| c.is_ascii_alphabetic())
+            && name.starts_with(|c: char| c.is_ascii_uppercase())
+            && !message.trim().is_empty()
+    })
 }
 
 /// The message of an ERROR/FATAL log line (after the logger's ` - ` when there is one).
@@ -421,6 +447,31 @@ mod tests {
                 "faq.md:3".to_string()
             )]
         );
+    }
+
+    #[test]
+    fn traces_of_the_jvm_node_and_go_give_their_error() {
+        let errors = |code: &str| log_errors(code);
+        assert_eq!(
+            errors(
+                "Exception in thread \"main\" java.lang.IllegalStateException: Connection pool shut down\n\tat a.B.c(B.java:1)\n"
+            ),
+            ["java.lang.IllegalStateException: Connection pool shut down"]
+        );
+        assert_eq!(
+            errors(
+                "Error: read ECONNRESET\n    at TCP.onStreamRead (node:internal/stream_base_commons:217:20)\n"
+            ),
+            ["Error: read ECONNRESET"]
+        );
+        assert_eq!(
+            errors(
+                "panic: runtime error: invalid memory address or nil pointer dereference\n[signal SIGSEGV: segmentation violation]\n\ngoroutine 1 [running]:\nmain.main()\n\t/app/main.go:9 +0x1d\n"
+            ),
+            ["panic: runtime error: invalid memory address or nil pointer dereference"]
+        );
+        // Without frames, a line that merely starts like an error name is not taken.
+        assert!(errors("KeyError: 'x'\n").is_empty());
     }
 
     #[test]

@@ -473,18 +473,50 @@ fn old_path(from: Generator, rel: &str, front: Option<&serde_json::Value>) -> Op
             .unwrap_or(s);
         (!matches!(s, "_index" | "index" | "README")).then(|| format!("{s}/"))
     };
+    let field = |key: &str| front.and_then(|f| super::source::str_at(f, &[key]));
+    // A page's `slug` replaces the last part of its path.
+    let with_slug = |path: Option<String>| match (path, field("slug")) {
+        (Some(p), Some(slug)) if !slug.trim_matches('/').is_empty() => {
+            let dir = p.trim_end_matches('/').rsplit_once('/').map(|(d, _)| d);
+            let slug = slug.trim_matches('/');
+            Some(dir.map_or_else(|| format!("{slug}/"), |d| format!("{d}/{slug}/")))
+        }
+        (p, _) => p,
+    };
     match from {
-        Generator::Hugo | Generator::Zola | Generator::Mkdocs => dir_page(stem),
-        Generator::Docusaurus => {
-            let slug = front.and_then(|f| super::source::str_at(f, &["slug"]));
-            match slug {
-                Some(s) => Some(format!("docs/{}/", s.trim_matches('/'))),
-                None => dir_page(stem).map(|p| format!("docs/{p}")),
+        // Hugo's `url` and Zola's `path` give the whole address.
+        Generator::Hugo | Generator::Zola => {
+            let whole = field(if from == Generator::Hugo {
+                "url"
+            } else {
+                "path"
+            });
+            match whole.as_deref().map(|u| u.trim_matches('/')) {
+                Some(u) if !u.is_empty() && u.ends_with(".html") => Some(u.to_string()),
+                Some(u) if !u.is_empty() => Some(format!("{u}/")),
+                _ => with_slug(dir_page(stem)),
             }
         }
-        Generator::Mdbook => {
-            (!stem.ends_with("README") && stem != "index").then(|| format!("{stem}.html"))
-        }
+        Generator::Mkdocs => dir_page(stem),
+        Generator::Docusaurus => match field("slug") {
+            Some(s) => Some(format!("docs/{}/", s.trim_matches('/'))),
+            // An `id` names the page in place of its file name.
+            None => match field("id") {
+                Some(id) if !id.trim().is_empty() && !id.contains('/') => {
+                    let dir = stem.rsplit_once('/').map(|(d, _)| d);
+                    Some(dir.map_or_else(
+                        || format!("docs/{}/", id.trim()),
+                        |d| format!("docs/{d}/{}/", id.trim()),
+                    ))
+                }
+                _ => dir_page(stem).map(|p| format!("docs/{p}")),
+            },
+        },
+        // mdBook serves a folder's README.md as its index.html.
+        Generator::Mdbook => match stem.strip_suffix("/README") {
+            Some(dir) => Some(format!("{dir}/index.html")),
+            None => (!stem.ends_with("README") && stem != "index").then(|| format!("{stem}.html")),
+        },
     }
 }
 
@@ -617,6 +649,39 @@ mod tests {
             Some("faq/")
         );
         assert_eq!(old_path(Generator::Zola, "_index.md", None), None);
+        // The address a page's front-matter gives.
+        let front = |json: &str| serde_json::from_str::<serde_json::Value>(json).unwrap();
+        let at = |from, rel, json: &str| old_path(from, rel, Some(&front(json)));
+        assert_eq!(
+            at(
+                Generator::Hugo,
+                "guides/bundle/index.md",
+                r#"{"url": "/setup/"}"#
+            )
+            .as_deref(),
+            Some("setup/")
+        );
+        assert_eq!(
+            at(Generator::Hugo, "guides/kafka.md", r#"{"slug": "lag"}"#).as_deref(),
+            Some("guides/lag/")
+        );
+        assert_eq!(
+            at(Generator::Zola, "ops/a.md", r#"{"path": "old/place"}"#).as_deref(),
+            Some("old/place/")
+        );
+        assert_eq!(
+            at(
+                Generator::Docusaurus,
+                "guides/errors.md",
+                r#"{"id": "common-errors"}"#
+            )
+            .as_deref(),
+            Some("docs/guides/common-errors/")
+        );
+        assert_eq!(
+            old_path(Generator::Mdbook, "errors/README.md", None).as_deref(),
+            Some("errors/index.html")
+        );
     }
 
     #[test]

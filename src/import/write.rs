@@ -208,12 +208,26 @@ fn write_entries(
             };
             match free {
                 true => aliases.push(a.clone()),
-                false => report.notes.push(Leftover {
-                    at: d.source.clone(),
-                    what: format!(
-                        "old address `{a}` not kept as an alias: another page or entry writes it"
-                    ),
-                }),
+                false => {
+                    // Who has the address, so the note says what to do about it.
+                    let holder = match crate::urls::alias_page(a) {
+                        Some(p) if planned.iter().any(|(c, _)| p == format!("{c}/index.html")) => {
+                            format!(
+                                "it is the page kbook writes for the connector `{}`",
+                                p.trim_end_matches("/index.html")
+                            )
+                        }
+                        Some(p) if crate::urls::RESERVED_PATHS.contains(&p.as_str()) => {
+                            format!("kbook writes its own page {p} there")
+                        }
+                        Some(_) => "another entry or alias has it".to_string(),
+                        None => "it is not a page address".to_string(),
+                    };
+                    report.notes.push(Leftover {
+                        at: d.source.clone(),
+                        what: format!("old address `{a}` not kept as an alias: {holder}"),
+                    });
+                }
             }
         }
         let mut text = String::from("---\n");

@@ -236,6 +236,13 @@ fn a_section_index_faq_with_statement_questions_and_bold_questions_are_split() {
     // The index page still names its section.
     assert!(e.iter().all(|e| e.3 == "help"));
     assert_eq!(r["connectors"], serde_json::json!(["help"]));
+    // Its old address is the connector's page now, and the report says so.
+    assert!(
+        r["notes"].as_array().unwrap().iter().any(|n| n["what"]
+            == "old address `help/` not kept as an alias: it is the page kbook writes for the connector `help`"),
+        "{}",
+        r["notes"]
+    );
     // MkDocs: questions as bold paragraphs, one spread over two lines.
     let (dir, r) = import("mkdocs", "mkdocs-bold");
     let e = entries(&r);

@@ -86,6 +86,7 @@ pub fn write_book(
         planned.push((slug, id));
     }
 
+    report_shared_titles(&entries, report);
     let mut targets = PageTargets::default();
     for (d, (slug, id)) in entries.iter().zip(&planned) {
         let to = (slug.clone(), id.clone());
@@ -162,6 +163,37 @@ pub fn write_book(
     std::fs::write(&book_toml, toml).map_err(|e| ImportError::io(&book_toml, e))?;
     report.connectors = connectors.into_keys().collect();
     Ok(())
+}
+
+/// Titles shared by entries from different pages (`flink-sources/postgres.md` and
+/// `pipeline-connectors/postgres.md`, both `Postgres`) are reported: a reader cannot tell
+/// such entries apart in results. The titles stay (the words a title gains change ranking;
+/// the author knows the better names), as do the entries of one page (a FAQ's questions).
+fn report_shared_titles(entries: &[Draft], report: &mut ImportReport) {
+    let mut by_title: BTreeMap<String, Vec<&Draft>> = BTreeMap::new();
+    for d in entries {
+        by_title
+            .entry(d.title.trim().to_lowercase())
+            .or_default()
+            .push(d);
+    }
+    for group in by_title.values() {
+        let pages: HashSet<&str> = group.iter().map(|d| d.page.as_str()).collect();
+        if pages.len() < 2 {
+            continue;
+        }
+        let mut sources: Vec<&str> = group.iter().map(|d| d.source.as_str()).collect();
+        sources.sort_unstable();
+        report.notes.push(Leftover {
+            at: sources[0].to_string(),
+            what: format!(
+                "{} entries are titled `{}` (also {}): give them titles a reader can tell apart",
+                group.len(),
+                group[0].title,
+                sources[1..].join(", ")
+            ),
+        });
+    }
 }
 
 fn write_entries(

@@ -207,3 +207,45 @@ fn import_names_every_page_that_is_not_utf8() {
     assert!(err.contains("is inside the source tree"), "{err}");
     assert!(!inside.exists());
 }
+
+/// Pages of one title in different folders are reported, with both places.
+#[test]
+fn import_reports_entries_a_reader_cannot_tell_apart() {
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(src.path().join("mkdocs.yml"), "site_name: x\n").unwrap();
+    for dir in ["db", "network"] {
+        let d = src.path().join("docs/trouble").join(dir);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("errors.md"), format!("# Errors\n\nAbout {dir}.\n")).unwrap();
+    }
+    let dest = tempfile::tempdir().unwrap();
+    let out = kbook_command()
+        .args(["import", "--from", "mkdocs", "--json", "--into"])
+        .arg(dest.path().join("book"))
+        .arg(src.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let notes: Vec<String> = r["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            format!(
+                "{}  {}",
+                n["at"].as_str().unwrap(),
+                n["what"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(
+        notes.iter().any(|n| n
+            == "docs/trouble/db/errors.md:1  2 entries are titled `Errors` (also docs/trouble/network/errors.md:1): give them titles a reader can tell apart"),
+        "{notes:#?}"
+    );
+}

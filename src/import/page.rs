@@ -398,23 +398,32 @@ fn dropped_reason(key: &str) -> &'static str {
 /// A `# Title` on the first non-blank line (outside code), and the body without it.
 fn leading_h1(body: &str) -> Option<(String, String)> {
     let mut offset = 0;
-    for line in body.split_inclusive('\n') {
+    let mut lines = body.split_inclusive('\n');
+    while let Some(line) = lines.next() {
         let t = line.trim();
         if t.is_empty() {
             offset += line.len();
             continue;
         }
-        let title = t.strip_prefix("# ")?.trim().trim_end_matches('#').trim();
+        // `# Title`, or `Title` over a line of `=` (a setext heading).
+        let (title, used) = match t.strip_prefix("# ") {
+            Some(atx) => (atx.trim().trim_end_matches('#').trim(), line.len()),
+            None => {
+                let under = lines.next()?;
+                let u = under.trim();
+                if u.is_empty() || !u.bytes().all(|b| b == b'=') || under.starts_with("    ") {
+                    return None;
+                }
+                (t, line.len() + under.len())
+            }
+        };
         let title = title.split(" {#").next().unwrap_or(title).trim();
         if title.is_empty() {
             return None;
         }
-        // Its line stays, empty: what is reported later names the source's lines.
-        let taken = body[..offset + line.len()].matches('\n').count();
-        return Some((
-            title.to_string(),
-            "\n".repeat(taken) + &body[offset + line.len()..],
-        ));
+        // Its lines stay, empty: what is reported later names the source's lines.
+        let taken = body[..offset + used].matches('\n').count();
+        return Some((title.to_string(), "\n".repeat(taken) + &body[offset + used..]));
     }
     None
 }
@@ -606,6 +615,13 @@ mod tests {
             Some(("FAQ".into(), "\n\n\ntext\n".into()))
         );
         assert_eq!(leading_h1("text\n# Late\n"), None);
+        // A setext heading too; `---` under a line is an H2, not the title.
+        assert_eq!(
+            leading_h1("Setext title\n====\n\nBody.\n"),
+            Some(("Setext title".into(), "\n\n\nBody.\n".into()))
+        );
+        assert_eq!(leading_h1("Section\n---\n\nBody.\n"), None);
+        assert_eq!(leading_h1("Just text.\nMore text.\n"), None);
         assert_eq!(page_stem("kafka/_index.md"), "kafka");
         assert_eq!(humanize("kafka-offsets"), "Kafka offsets");
         assert_eq!(

@@ -423,7 +423,10 @@ fn leading_h1(body: &str) -> Option<(String, String)> {
         }
         // Its lines stay, empty: what is reported later names the source's lines.
         let taken = body[..offset + used].matches('\n').count();
-        return Some((title.to_string(), "\n".repeat(taken) + &body[offset + used..]));
+        return Some((
+            title.to_string(),
+            "\n".repeat(taken) + &body[offset + used..],
+        ));
     }
     None
 }

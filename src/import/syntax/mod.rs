@@ -140,15 +140,9 @@ fn report_inline(from: Generator, line: &str, n: usize, ctx: &mut Ctx<'_>) {
             .iter()
             .find(|m| line.contains(*m))
             .map(|_| "Hugo shortcode"),
-        Generator::Zola => {
-            if line.contains("{{ ") && line.contains(") }}") || line.contains("{% ") {
-                Some("Zola shortcode")
-            } else if line.contains("](@/") {
-                Some("Zola internal link (`@/…`): point it at the entry's page")
-            } else {
-                None
-            }
-        }
+        // (`@/…` links are pointed at the entries with every other link; see `links`.)
+        Generator::Zola => (line.contains("{{ ") && line.contains(") }}") || line.contains("{% "))
+            .then_some("Zola shortcode"),
         Generator::Docusaurus => {
             let t = line.trim_start();
             (t.starts_with('<') && t[1..].starts_with(|c: char| c.is_ascii_uppercase()))

@@ -49,6 +49,12 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode> {
         From::Mkdocs => Generator::Mkdocs,
         From::Mdbook => Generator::Mdbook,
     };
+    if args.into.is_file() {
+        anyhow::bail!(
+            "{} is a file: --into takes a folder for the book (new or empty)",
+            args.into.display()
+        );
+    }
     // A failed import leaves `--into` as it found it: absent, or empty.
     let existed = args.into.exists();
     let was_empty = std::fs::read_dir(&args.into).is_ok_and(|mut d| d.next().is_none());

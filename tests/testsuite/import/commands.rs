@@ -206,6 +206,20 @@ fn import_names_every_page_that_is_not_utf8() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("is inside the source tree"), "{err}");
     assert!(!inside.exists());
+    // A file as the destination is named as such.
+    let file = dest.path().join("afile");
+    std::fs::write(&file, "x").unwrap();
+    let out = kbook_command()
+        .args(["import", "--from", "mkdocs", "--into"])
+        .arg(&file)
+        .arg(src.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("afile is a file: --into takes a folder"),
+        "{err}"
+    );
 }
 
 /// Pages of one title in different folders are reported, with both places.

@@ -212,6 +212,46 @@ pub fn read_tree(
     // Docusaurus' `_category_.json` labels by their folder (any depth).
     let mut categories = BTreeMap::new();
     collect_pages(from, &mut tree, &nav, &mut categories)?;
+    // Hugo's translations by file name (`faq.zh.md` of a site whose languages include `zh`)
+    // belong to another language's book: left out, and said.
+    let languages: Vec<String> = site_config
+        .as_ref()
+        .and_then(|c| c.get("languages"))
+        .and_then(|l| l.as_object())
+        .map(|l| l.keys().map(|k| k.to_lowercase()).collect())
+        .unwrap_or_default();
+    if from == Generator::Hugo && !languages.is_empty() {
+        let this = tree
+            .language
+            .clone()
+            .or_else(|| {
+                site_config
+                    .as_ref()
+                    .and_then(|c| str_at(c, &["defaultContentLanguage"]))
+            })
+            .unwrap_or_else(|| "en".to_string())
+            .to_lowercase();
+        let translation = |rel: &str| {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            let stem = name.strip_suffix(".md")?;
+            let (_, code) = stem.rsplit_once('.')?;
+            let code = code.to_lowercase();
+            (languages.contains(&code) && code != this).then_some(code)
+        };
+        let mut kept = Vec::new();
+        for page in std::mem::take(&mut tree.pages) {
+            match translation(&page.rel) {
+                Some(code) => tree.notes.push(Leftover {
+                    at: display(&page.path, &tree.root),
+                    what: format!(
+                        "a translation into `{code}`: not imported with the `{this}` pages"
+                    ),
+                }),
+                None => kept.push(page),
+            }
+        }
+        tree.pages = kept;
+    }
     tree.section_prefix = common_dirs(tree.pages.iter().map(|p| p.rel.as_str()));
     if !tree.section_prefix.is_empty() {
         let prefix = tree.section_prefix.clone();
@@ -501,6 +541,30 @@ fn mdbook_summary(text: &str, nav: &mut BTreeMap<String, String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hugo_translations_by_file_name_stay_out_of_another_languages_book() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(
+            root.join("hugo.toml"),
+            "title = \"x\"\n[languages.en]\nweight = 1\n[languages.zh]\nweight = 2\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.join("content/kafka")).unwrap();
+        for page in ["faq.md", "faq.zh.md", "v1.2.md"] {
+            std::fs::write(root.join("content/kafka").join(page), "# T\n\nText.\n").unwrap();
+        }
+        let tree = read_tree(Generator::Hugo, root, None).unwrap();
+        let pages: Vec<&str> = tree.pages.iter().map(|p| p.rel.as_str()).collect();
+        assert_eq!(pages, ["kafka/faq.md", "kafka/v1.2.md"]);
+        assert!(
+            tree.notes.iter().any(|n| n.at == "content/kafka/faq.zh.md"
+                && n.what == "a translation into `zh`: not imported with the `en` pages"),
+            "{:?}",
+            tree.notes
+        );
+    }
 
     #[test]
     fn docusaurus_categories_name_their_own_sections() {

@@ -168,6 +168,7 @@ where
             method: method.to_string(),
             url: url.to_string(),
         };
+        let if_none_match = header("if-none-match");
         let head_only = request.method == "HEAD";
         if request.method != "GET" && !head_only {
             let refused = Response::new(405, "text/plain; charset=utf-8", b"GET or HEAD".to_vec())
@@ -175,7 +176,10 @@ where
             write_response(&mut writer, &refused, false, close)?;
         } else {
             match handler(&request, &mut writer) {
-                Reply::Send(response) => write_response(&mut writer, &response, head_only, close)?,
+                Reply::Send(response) => {
+                    let response = validated(response, if_none_match.as_deref());
+                    write_response(&mut writer, &response, head_only, close)?
+                }
                 Reply::Taken => return Ok(()),
             }
         }
@@ -250,6 +254,27 @@ fn read_head(reader: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
     }
 }
 
+/// A 200 response with an `ETag` (a digest of its body), or `304 Not Modified` without the
+/// body when the client already holds it (`If-None-Match`): a reload after an edit fetches
+/// only what the rebuild changed, not the search module and index again.
+fn validated(mut response: Response, if_none_match: Option<&str>) -> Response {
+    if response.status != 200 {
+        return response;
+    }
+    let etag = format!("\"{:016x}\"", kbook_search::content_hash(&response.body));
+    let held = if_none_match.is_some_and(|v| {
+        v.split(',')
+            .any(|t| t.trim().trim_start_matches("w/") == etag || t.trim() == "*")
+    });
+    response.headers.push(("ETag".into(), etag));
+    if held {
+        response.status = 304;
+        response.headers.retain(|(n, _)| n != "Content-Type");
+        response.body = Vec::new();
+    }
+    response
+}
+
 /// Writes `response` with its length and the connection's fate.
 fn write_response(
     w: &mut impl Write,
@@ -265,9 +290,12 @@ fn write_response(
     for (name, value) in &response.headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
+    // A 304 has no body, and no length of one.
+    if response.status != 304 {
+        head.push_str(&format!("Content-Length: {}\r\n", response.body.len()));
+    }
     head.push_str(&format!(
-        "Content-Length: {}\r\nConnection: {}\r\n\r\n",
-        response.body.len(),
+        "Connection: {}\r\n\r\n",
         if close { "close" } else { "keep-alive" }
     ));
     w.write_all(head.as_bytes())?;
@@ -282,6 +310,7 @@ fn reason(status: u16) -> &'static str {
         200 => "OK",
         400 => "Bad Request",
         404 => "Not Found",
+        304 => "Not Modified",
         405 => "Method Not Allowed",
         414 => "URI Too Long",
         431 => "Request Header Fields Too Large",
@@ -396,6 +425,40 @@ mod tests {
         assert!(bad.starts_with("HTTP/1.1 400 "), "{bad}");
         let mut rest = Vec::new();
         assert_eq!(s.read_to_end(&mut rest).unwrap(), 0);
+    }
+
+    #[test]
+    fn a_body_the_client_holds_is_not_sent_again() {
+        let addr = server();
+        let mut s = TcpStream::connect(addr).unwrap();
+        let first = exchange(&mut s, "GET /a HTTP/1.1\r\nHost: x\r\n\r\n");
+        let etag = first
+            .lines()
+            .find_map(|l| l.strip_prefix("ETag: "))
+            .unwrap()
+            .to_string();
+        assert!(first.ends_with("hello /a"), "{first}");
+        // On the same connection: the same body is not sent, a changed one is.
+        let again = exchange(
+            &mut s,
+            &format!("GET /a HTTP/1.1\r\nHost: x\r\nIf-None-Match: {etag}\r\n\r\n"),
+        );
+        assert!(
+            again.starts_with("HTTP/1.1 304 Not Modified\r\n"),
+            "{again}"
+        );
+        assert!(
+            !again.contains("Content-Length") && !again.contains("hello"),
+            "{again}"
+        );
+        let other = exchange(
+            &mut s,
+            &format!("GET /b HTTP/1.1\r\nHost: x\r\nIf-None-Match: {etag}\r\n\r\n"),
+        );
+        assert!(
+            other.starts_with("HTTP/1.1 200 OK\r\n") && other.ends_with("hello /b"),
+            "{other}"
+        );
     }
 
     #[test]

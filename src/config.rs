@@ -195,8 +195,16 @@ impl Config {
         })
     }
 
-    /// Parses `book.toml` text; `path` is used in diagnostics.
+    /// Parses `book.toml` text; `path` is used in diagnostics, which come in file order.
     pub fn parse(text: &str, path: &Path) -> Result<Config, Vec<Diagnostic>> {
+        Config::parse_any_order(text, path).map_err(|mut diags| {
+            diags.sort_by_key(|d| (d.line, d.column));
+            diags
+        })
+    }
+
+    /// [`Config::parse`], its problems in the order they are found.
+    fn parse_any_order(text: &str, path: &Path) -> Result<Config, Vec<Diagnostic>> {
         // serde stops at the first unknown key: each one is reported and blanked out (same
         // byte positions), and the rest is read again, so one run names every unknown key
         // and then checks the values too.
@@ -214,10 +222,7 @@ impl Config {
                     }
                     match e.span().filter(|_| unknown && diags.len() < 100) {
                         Some(span) => read = blank_key(&read, span.start).into(),
-                        None => {
-                            diags.sort_by_key(|d| (d.line, d.column));
-                            return Err(diags);
-                        }
+                        None => return Err(diags),
                     }
                 }
             }
@@ -341,7 +346,6 @@ impl Config {
         if diags.is_empty() {
             Ok(config)
         } else {
-            diags.sort_by_key(|d| (d.line, d.column));
             Err(diags)
         }
     }

@@ -854,10 +854,11 @@
     var list = el("ul", "kbook-search-list");
     list.setAttribute("role", "listbox");
     list.setAttribute("aria-label", t("results_label"));
+    var moved = bestOtherVersion(res);
     if (!res.hits.length) {
       this.panel.appendChild(el("div", "kbook-search-message kbook-no-match-box", t("box_no_match")));
-    } else if (bestOtherVersion(res)) {
-      this.panel.appendChild(el("div", "kbook-search-message kbook-best-other-version", bestOtherVersion(res)));
+    } else if (moved) {
+      this.panel.appendChild(el("div", "kbook-search-message kbook-best-other-version", moved));
     } else if (!res.confident) {
       this.panel.appendChild(el("div", "kbook-search-message kbook-weak-box", t("box_weak")));
     }

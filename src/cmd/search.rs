@@ -75,14 +75,21 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         None => None,
     };
     let index = open_built_index(&args.book, args.site.as_deref())?;
-    let names = kbook::config::Config::load(&args.book).ok();
+    // The book's names for connectors and kinds, read only for a filter.
+    let names = (args.connector.is_some() || args.kind.is_some())
+        .then(|| kbook::config::Config::load(&args.book).ok())
+        .flatten();
     let connector = match &args.connector {
         Some(c) => Some(known_value("connector", c, &index.connectors(), |slug| {
             names.as_ref().map(|n| n.connector_name(slug))
         })?),
         None => None,
     };
-    let strings = names.as_ref().map(kbook::config::Config::strings);
+    let strings = args
+        .kind
+        .as_ref()
+        .and(names.as_ref())
+        .map(kbook::config::Config::strings);
     let kind = match &args.kind {
         Some(k) => Some(known_value("kind", k, &index.kinds(), |kind| {
             strings.as_ref().map(|s| s.kind(kind))

@@ -31,6 +31,19 @@ impl Images {
     pub fn display(&self, file: &Path) -> String {
         super::display(file, &self.root)
     }
+
+    /// Marks `file` to be copied; the link to its copy from an entry's page.
+    fn copy(&mut self, file: PathBuf) -> String {
+        let rel = static_path(&file, &self.root);
+        let link = format!("../static/{}", rel.replace(' ', "%20"));
+        self.copies.insert(file, rel);
+        link
+    }
+}
+
+/// The note for an image `dest` not found in the source tree.
+fn not_found(dest: &str) -> String {
+    format!("image `{dest}` is not in the source tree: its link is kept")
 }
 
 /// `body` (of an entry from the source page `page`, below the pages directory) with its image
@@ -63,32 +76,16 @@ pub fn rewrite(
             Event::Start(Tag::Image { dest_url, .. }) => dest_url,
             // Raw HTML as written: its `<img src>` are copied and pointed at the copies too.
             Event::Html(h) | Event::InlineHtml(h) if body.get(range.clone()) == Some(&*h) => {
-                let mut missing = Vec::new();
-                let (new, _) = crate::render::markdown::raw_html_links(&h, |dest, image| {
+                let fix = |dest: &str, image: bool| {
                     if !image || external(dest) {
                         return (None, None);
                     }
                     match find(dest, &page_dir, tree, &images.root) {
-                        Some(file) => {
-                            let rel = static_path(&file, &images.root);
-                            images.copies.insert(file, rel.clone());
-                            (Some(format!("../static/{}", rel.replace(' ', "%20"))), None)
-                        }
-                        None => {
-                            missing.push(dest.to_string());
-                            (None, None)
-                        }
+                        Some(file) => (Some(images.copy(file)), None),
+                        None => (None, Some((not_found(dest), String::new()))),
                     }
-                });
-                for dest in missing {
-                    notes.push(Leftover {
-                        at: super::line_at(at, &lines, range.start),
-                        what: format!("image `{dest}` is not in the source tree: its link is kept"),
-                    });
-                }
-                if let Some(new) = new {
-                    edits.push((range, new));
-                }
+                };
+                edits.extend(super::raw_html_edit(&h, range, (at, &lines), notes, fix));
                 continue;
             }
             _ => continue,
@@ -100,7 +97,7 @@ pub fn rewrite(
         let Some(file) = find(&dest, &page_dir, tree, &images.root) else {
             notes.push(Leftover {
                 at: super::line_at(at, &lines, range.start),
-                what: format!("image `{dest}` is not in the source tree: its link is kept"),
+                what: not_found(&dest),
             });
             continue;
         };
@@ -114,19 +111,10 @@ pub fn rewrite(
             });
             continue;
         };
-        let rel = static_path(&file, &images.root);
-        images.copies.insert(file, rel.clone());
         let start = range.start + link + 2;
-        edits.push((
-            start..start + dest.len(),
-            format!("../static/{}", rel.replace(' ', "%20")),
-        ));
+        edits.push((start..start + dest.len(), images.copy(file)));
     }
-    let mut out = body.to_string();
-    for (range, new) in edits.into_iter().rev() {
-        out.replace_range(range, &new);
-    }
-    out
+    super::apply_edits(body, edits)
 }
 
 /// The image file `dest` names, inside the source tree: relative to the page, or from the

@@ -19,19 +19,30 @@ pub struct PageTargets {
     pub headings: HashMap<(String, String), std::collections::HashSet<String>>,
 }
 
-/// `body` of an entry of `connector` that came from source page `page` with its links
+/// `body` of the entry `(connector, id)` that came from source page `page` with its links
 /// rewritten; what could not be kept goes to `notes` (at `source`).
 pub fn rewrite(
     body: &str,
     page: &str,
-    connector: &str,
+    (connector, id): (&str, &str),
     targets: &PageTargets,
     at: &(String, usize),
     notes: &mut Vec<Leftover>,
 ) -> String {
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
-    // The ids the entry's page will give its headings (the renderer's own rule).
-    let own_anchors = crate::render::markdown::MarkdownRenderer::heading_ids(body);
+    // The ids the entry's page will give its headings (the renderer's own rule), as the
+    // targets hold them for every entry.
+    let computed;
+    let own_anchors = match targets
+        .headings
+        .get(&(connector.to_string(), id.to_string()))
+    {
+        Some(ids) => ids,
+        None => {
+            computed = crate::render::markdown::MarkdownRenderer::heading_ids(body);
+            &computed
+        }
+    };
     let lines = crate::diagnostic::LineIndex::new(body);
     let parser = Parser::new_ext(body, Options::all());
     // Reference definitions (`[label]: ../b/faq.md`): the definition is pointed at the entry,
@@ -40,7 +51,7 @@ pub fn rewrite(
     let mut dead_labels = std::collections::HashSet::new();
     for (label, def) in parser.reference_definitions().iter() {
         let span = def.span.clone();
-        let Some(target) = resolve(&def.dest, page, targets, &own_anchors) else {
+        let Some(target) = resolve(&def.dest, page, targets, own_anchors) else {
             continue;
         };
         match target {
@@ -95,32 +106,28 @@ pub fn rewrite(
             // Raw HTML as written (a block's line, or an inline tag): its `<a href>` links
             // are pointed at the entries too.
             Event::Html(h) | Event::InlineHtml(h) if body.get(range.clone()) == Some(&*h) => {
-                let mut kept = Vec::new();
-                let (new, _) = crate::render::markdown::raw_html_links(&h, |dest, image| {
+                let fix = |dest: &str, image: bool| {
                     // A page's own anchors may be ids its raw HTML gives.
                     if image || dest.starts_with('#') {
                         return (None, None);
                     }
-                    match resolve(dest, page, targets, &own_anchors) {
+                    match resolve(dest, page, targets, own_anchors) {
                         Some(Some((c, id, anchor))) => {
                             (Some(entry_link(&c, &id, anchor, connector)), None)
                         }
-                        Some(None) => {
-                            kept.push(dest.to_string());
-                            (None, None)
-                        }
+                        Some(None) => (
+                            None,
+                            Some((
+                                format!(
+                                    "link to `{dest}` in raw HTML kept: no imported page there"
+                                ),
+                                String::new(),
+                            )),
+                        ),
                         None => (None, None),
                     }
-                });
-                for dest in kept {
-                    notes.push(Leftover {
-                        at: super::line_at(at, &lines, range.start),
-                        what: format!("link to `{dest}` in raw HTML kept: no imported page there"),
-                    });
-                }
-                if let Some(new) = new {
-                    edits.push((range, new));
-                }
+                };
+                edits.extend(super::raw_html_edit(&h, range, (at, &lines), notes, fix));
                 continue;
             }
             _ => continue,
@@ -135,7 +142,7 @@ pub fn rewrite(
             });
             continue;
         }
-        let Some(target) = resolve(&dest, page, targets, &own_anchors) else {
+        let Some(target) = resolve(&dest, page, targets, own_anchors) else {
             continue;
         };
         let text = &body[range.clone()];
@@ -162,13 +169,7 @@ pub fn rewrite(
             }
         }
     }
-    let mut out = body.to_string();
-    // Definitions come first in `edits` but may stand anywhere; edits never overlap.
-    edits.sort_by_key(|(r, _)| r.start);
-    for (range, new) in edits.into_iter().rev() {
-        out.replace_range(range, &new);
-    }
-    out
+    super::apply_edits(body, edits)
 }
 
 /// The link from an entry of `connector` to entry `id` of connector `c` (its `.md` file).
@@ -258,6 +259,27 @@ fn resolve(
 mod tests {
     use super::*;
 
+    /// `rewrite` of `body` (of an entry of `connector` from `page`, its first line at `at`),
+    /// and the notes it made.
+    fn rewritten(
+        body: &str,
+        page: &str,
+        connector: &str,
+        t: &PageTargets,
+        at: (&str, usize),
+    ) -> (String, Vec<Leftover>) {
+        let mut notes = Vec::new();
+        let out = rewrite(
+            body,
+            page,
+            (connector, "entry"),
+            t,
+            &(at.0.to_string(), at.1),
+            &mut notes,
+        );
+        (out, notes)
+    }
+
     #[test]
     fn hugo_refs_name_pages_and_sections() {
         let mut t = PageTargets::default();
@@ -265,16 +287,8 @@ mod tests {
             .insert("ops/_index.md".into(), ("ops".into(), "operations".into()));
         t.first
             .insert("ops/restart.md".into(), ("ops".into(), "restart".into()));
-        let mut notes = Vec::new();
         let body = "[sec](@/ops/) [page](@/ops/restart#steps) [gone](@/ops/none)\n";
-        let out = rewrite(
-            body,
-            "faq/kafka.md",
-            "faq",
-            &t,
-            &("faq/kafka.md".to_string(), 1),
-            &mut notes,
-        );
+        let (out, notes) = rewritten(body, "faq/kafka.md", "faq", &t, ("faq/kafka.md", 1));
         assert_eq!(
             out,
             "[sec](../ops/operations.md) [page](../ops/restart.md) gone\n"
@@ -293,16 +307,8 @@ mod tests {
             ("faq/kafka.md".into(), "q2".into()),
             ("faq".into(), "reset-offsets".into()),
         );
-        let mut notes = Vec::new();
         let body = "See [restart](../ops/restart.md#steps), [Q2](#q2), [same](kafka.md), [zola](@/ops/restart.md), [gone](missing.md), [img](pic.png), [web](https://x.org/a.md) and [Intro](#intro).\n\n## Intro\n";
-        let out = rewrite(
-            body,
-            "faq/kafka.md",
-            "faq",
-            &t,
-            &("faq/kafka.md".to_string(), 3),
-            &mut notes,
-        );
+        let (out, notes) = rewritten(body, "faq/kafka.md", "faq", &t, ("faq/kafka.md", 3));
         assert_eq!(
             out,
             "See [restart](../ops/restart.md), [Q2](reset-offsets.md), [same](kafka-faq.md), [zola](../ops/restart.md), gone, [img](pic.png), [web](https://x.org/a.md) and [Intro](#intro).\n\n## Intro\n"
@@ -312,16 +318,8 @@ mod tests {
         assert_eq!(notes[0].at, "faq/kafka.md:3");
         // A page linked without its extension that was not imported, and an address on the
         // old site: the first is removed, the second kept, both reported with their lines.
-        let mut notes = Vec::new();
         let body = "Intro.\n\nRun the [compactor](compaction/#offline).\n\nSet [the option](/docs/configurations#compact).\n";
-        let out = rewrite(
-            body,
-            "faq/kafka.md",
-            "faq",
-            &t,
-            &("faq/kafka.md".to_string(), 10),
-            &mut notes,
-        );
+        let (out, notes) = rewritten(body, "faq/kafka.md", "faq", &t, ("faq/kafka.md", 10));
         assert_eq!(
             out,
             "Intro.\n\nRun the compactor.\n\nSet [the option](/docs/configurations#compact).\n"
@@ -340,16 +338,8 @@ mod tests {
             ("ops".into(), "restart".into()),
             ["steps".to_string()].into(),
         );
-        let mut notes = Vec::new();
         let body = "[a](../ops/restart.md#steps) [b](../ops/restart.md#gone) <a href=\"../ops/restart.md#steps\">c</a>\n";
-        let out = rewrite(
-            body,
-            "faq/kafka.md",
-            "faq",
-            &t,
-            &("faq/kafka.md".to_string(), 1),
-            &mut notes,
-        );
+        let (out, _) = rewritten(body, "faq/kafka.md", "faq", &t, ("faq/kafka.md", 1));
         assert_eq!(
             out,
             "[a](../ops/restart.md#steps) [b](../ops/restart.md) <a href=\"../ops/restart.md#steps\">c</a>\n"
@@ -361,16 +351,8 @@ mod tests {
         let mut t = PageTargets::default();
         t.first
             .insert("b/faq.md".into(), ("b".into(), "b-faq".into()));
-        let mut notes = Vec::new();
         let body = "See [the other][other], [Other][] and [gone][lost].\n\n[other]: ../b/faq.md\n[lost]: ../c/none.md \"Title\"\n";
-        let out = rewrite(
-            body,
-            "a/faq.md",
-            "a",
-            &t,
-            &("a/faq.md".to_string(), 1),
-            &mut notes,
-        );
+        let (out, notes) = rewritten(body, "a/faq.md", "a", &t, ("a/faq.md", 1));
         assert_eq!(
             out,
             "See [the other][other], [Other][] and gone.\n\n[other]: ../b/b-faq.md\n\n"
@@ -393,16 +375,8 @@ mod tests {
         let mut t = PageTargets::default();
         t.first
             .insert("ops/restart.md".into(), ("ops".into(), "restart".into()));
-        let mut notes = Vec::new();
         let body = "<table>\n<tr><td>See <a href=\"../ops/restart.md#steps\">restart</a> or <a href='gone.md'>gone</a>.</td></tr>\n</table>\n\nText with <a href=\"../ops/restart.md\">inline</a> HTML.\n";
-        let out = rewrite(
-            body,
-            "faq/kafka.md",
-            "faq",
-            &t,
-            &("faq/kafka.md".to_string(), 1),
-            &mut notes,
-        );
+        let (out, notes) = rewritten(body, "faq/kafka.md", "faq", &t, ("faq/kafka.md", 1));
         assert_eq!(
             out,
             "<table>\n<tr><td>See <a href=\"../ops/restart.md\">restart</a> or <a href='gone.md'>gone</a>.</td></tr>\n</table>\n\nText with <a href=\"../ops/restart.md\">inline</a> HTML.\n"

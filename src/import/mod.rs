@@ -93,6 +93,36 @@ pub(crate) fn line_at(at: &(String, usize), lines: &LineIndex<'_>, offset: usize
     format!("{}:{}", at.0, at.1 + lines.line(offset) - 1)
 }
 
+/// `body` with each `(range, text)` edit made; edits never overlap, in any order.
+pub(crate) fn apply_edits(body: &str, mut edits: Vec<(std::ops::Range<usize>, String)>) -> String {
+    edits.sort_by_key(|(r, _)| r.start);
+    let mut out = body.to_string();
+    for (range, new) in edits.into_iter().rev() {
+        out.replace_range(range, &new);
+    }
+    out
+}
+
+/// The edit of a raw HTML event written as it stands at `range` of a body (whose lines are
+/// `lines`, first line at `at`): each `<a href>` and `<img src>` passed through `fix` (see
+/// [`crate::render::markdown::raw_html_links`]), whose warnings become notes at their lines.
+pub(crate) fn raw_html_edit(
+    html: &str,
+    range: std::ops::Range<usize>,
+    (at, lines): (&(String, usize), &LineIndex<'_>),
+    notes: &mut Vec<Leftover>,
+    fix: impl FnMut(&str, bool) -> (Option<String>, Option<(String, String)>),
+) -> Option<(std::ops::Range<usize>, String)> {
+    let (new, problems) = crate::render::markdown::raw_html_links(html, fix);
+    for (offset, what, _) in problems {
+        notes.push(Leftover {
+            at: line_at(at, lines, range.start + offset),
+            what,
+        });
+    }
+    new.map(|new| (range, new))
+}
+
 /// Something reported by file and line.
 #[derive(Debug, Clone, Serialize)]
 pub struct Leftover {
@@ -373,7 +403,7 @@ mod tests {
             let _ = links::rewrite(
                 &text,
                 "a/p.md",
-                "a",
+                ("a", "p"),
                 &links::PageTargets::default(),
                 &("p".to_string(), 1),
                 &mut notes,

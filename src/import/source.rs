@@ -187,12 +187,13 @@ pub fn read_tree(
     if let Some(p) = pages {
         tree.pages_dir = root.join(p);
     }
-    if from == Generator::Hugo
-        && let Some(languages) = site_config
-            .as_ref()
-            .and_then(|c| c.get("languages"))
-            .and_then(|l| l.as_object())
-    {
+    // A multilingual Hugo site's languages, by code.
+    let languages = site_config
+        .as_ref()
+        .filter(|_| from == Generator::Hugo)
+        .and_then(|c| c.get("languages"))
+        .and_then(|l| l.as_object());
+    if let Some(languages) = languages {
         // A multilingual site: the language whose `contentDir` is the pages directory.
         let dir = display(&tree.pages_dir, root);
         for (code, lang) in languages {
@@ -212,15 +213,7 @@ pub fn read_tree(
     // Docusaurus' `_category_.json` labels by their folder (any depth).
     let mut categories = BTreeMap::new();
     collect_pages(from, &mut tree, &nav, &mut categories)?;
-    // Hugo's translations by file name (`faq.zh.md` of a site whose languages include `zh`)
-    // belong to another language's book: left out, and said.
-    let languages: Vec<String> = site_config
-        .as_ref()
-        .and_then(|c| c.get("languages"))
-        .and_then(|l| l.as_object())
-        .map(|l| l.keys().map(|k| k.to_lowercase()).collect())
-        .unwrap_or_default();
-    if from == Generator::Hugo && !languages.is_empty() {
+    if let Some(languages) = languages {
         let this = tree
             .language
             .clone()
@@ -229,28 +222,8 @@ pub fn read_tree(
                     .as_ref()
                     .and_then(|c| str_at(c, &["defaultContentLanguage"]))
             })
-            .unwrap_or_else(|| "en".to_string())
-            .to_lowercase();
-        let translation = |rel: &str| {
-            let name = rel.rsplit('/').next().unwrap_or(rel);
-            let stem = name.strip_suffix(".md")?;
-            let (_, code) = stem.rsplit_once('.')?;
-            let code = code.to_lowercase();
-            (languages.contains(&code) && code != this).then_some(code)
-        };
-        let mut kept = Vec::new();
-        for page in std::mem::take(&mut tree.pages) {
-            match translation(&page.rel) {
-                Some(code) => tree.notes.push(Leftover {
-                    at: display(&page.path, &tree.root),
-                    what: format!(
-                        "a translation into `{code}`: not imported with the `{this}` pages"
-                    ),
-                }),
-                None => kept.push(page),
-            }
-        }
-        tree.pages = kept;
+            .unwrap_or_else(|| "en".to_string());
+        drop_translations(&mut tree, languages, &this);
     }
     tree.section_prefix = common_dirs(tree.pages.iter().map(|p| p.rel.as_str()));
     if !tree.section_prefix.is_empty() {
@@ -278,6 +251,37 @@ pub fn read_tree(
         }
     }
     Ok(tree)
+}
+
+/// Hugo's translations by file name (`faq.zh.md` of a site whose `languages` include `zh`)
+/// belong to another language's book than `this` one's: left out of the pages, and said.
+fn drop_translations(
+    tree: &mut SourceTree,
+    languages: &serde_json::Map<String, serde_json::Value>,
+    this: &str,
+) {
+    let other = |rel: &str| {
+        let stem = rel.rsplit('/').next()?.strip_suffix(".md")?;
+        let (_, code) = stem.rsplit_once('.')?;
+        let code = code.to_lowercase();
+        (!code.eq_ignore_ascii_case(this)
+            && languages.keys().any(|k| k.eq_ignore_ascii_case(&code)))
+        .then_some(code)
+    };
+    let (root, notes) = (&tree.root, &mut tree.notes);
+    tree.pages.retain(|page| match other(&page.rel) {
+        Some(code) => {
+            notes.push(Leftover {
+                at: display(&page.path, root),
+                what: format!(
+                    "a translation into `{code}`: not imported with the `{}` pages",
+                    this.to_lowercase()
+                ),
+            });
+            false
+        }
+        None => true,
+    });
 }
 
 /// Walks the pages directory: Markdown pages in path order; section metadata; other files

@@ -285,7 +285,7 @@ fn write_entries(
         let body = links::rewrite(
             &d.body,
             &d.page,
-            slug,
+            (slug, id),
             targets,
             &d.body_at,
             &mut report.notes,

@@ -33,11 +33,23 @@ pub(super) fn missing_static_warning(
     ))
 }
 
+/// The warning (message, hint) for a link the site cannot serve, which is not an entry's
+/// `.md` (see [`resolve_link`]): a download or page in `static/`, or a page of the site,
+/// must exist like an image.
+pub(super) fn unserved_link_warning(
+    dest: &str,
+    page_url: &str,
+    targets: &LinkTargets,
+) -> Option<(String, &'static str)> {
+    missing_static_warning("link", dest, page_url, &targets.static_files)
+        .or_else(|| missing_page_warning(dest, page_url, targets))
+}
+
 /// The warning (message, hint) for a link to a page the site does not write: a relative
 /// `.html` link, or one without an extension (`../kafka/`, `x`), outside `static/` (which
 /// [`missing_static_warning`] checks); or a path from the host's root (`/kafka/x.html`),
 /// which the offline bundle and a site served below a path cannot follow.
-pub(super) fn missing_page_warning(
+fn missing_page_warning(
     dest: &str,
     page_url: &str,
     targets: &LinkTargets,

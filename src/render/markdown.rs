@@ -5,7 +5,7 @@
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::html::escape;
 use crate::render::links::{
-    LinkTargets, is_unsafe_scheme, missing_page_warning, missing_static_warning, resolve_link,
+    LinkTargets, is_unsafe_scheme, missing_static_warning, resolve_link, unserved_link_warning,
 };
 use crate::urls::slugify;
 use arborium::{GrammarStore, Highlighter, HtmlFormat};
@@ -300,15 +300,8 @@ impl MarkdownRenderer {
                             CowStr::from(new)
                         }
                         Ok(None) => {
-                            // A download or page in `static/`, or a page of the site, must
-                            // exist like an image.
-                            if let Some((msg, hint)) = missing_static_warning(
-                                "link",
-                                &dest_url,
-                                page_url,
-                                &targets.static_files,
-                            )
-                            .or_else(|| missing_page_warning(&dest_url, page_url, targets))
+                            if let Some((msg, hint)) =
+                                unserved_link_warning(&dest_url, page_url, targets)
                             {
                                 let (l, c) = at(range.start);
                                 diags.push(Diagnostic::warning(file, l, c, msg).with_hint(hint));
@@ -673,9 +666,7 @@ fn raw_link(
         Ok(Some(new)) => (Some(new), None),
         Ok(None) => (
             None,
-            missing_static_warning("link", dest, page_url, &targets.static_files)
-                .or_else(|| missing_page_warning(dest, page_url, targets))
-                .and_then(warn),
+            unserved_link_warning(dest, page_url, targets).and_then(warn),
         ),
         Err(problem) => (None, Some(problem)),
     }

@@ -105,7 +105,7 @@ pub(crate) fn apply_edits(body: &str, mut edits: Vec<(std::ops::Range<usize>, St
 
 /// The edit of a raw HTML event written as it stands at `range` of a body (whose lines are
 /// `lines`, first line at `at`): each `<a href>` and `<img src>` passed through `fix` (see
-/// [`crate::render::markdown::raw_html_links`]), whose warnings become notes at their lines.
+/// [`crate::render::raw_html::raw_html_links`]), whose warnings become notes at their lines.
 pub(crate) fn raw_html_edit(
     html: &str,
     range: std::ops::Range<usize>,
@@ -113,7 +113,7 @@ pub(crate) fn raw_html_edit(
     notes: &mut Vec<Leftover>,
     fix: impl FnMut(&str, bool) -> (Option<String>, Option<(String, String)>),
 ) -> Option<(std::ops::Range<usize>, String)> {
-    let (new, problems) = crate::render::markdown::raw_html_links(html, fix);
+    let (new, problems) = crate::render::raw_html::raw_html_links(html, fix);
     for (offset, what, _) in problems {
         notes.push(Leftover {
             at: line_at(at, lines, range.start + offset),

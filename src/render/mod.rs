@@ -5,6 +5,7 @@ pub mod links;
 pub mod markdown;
 pub mod memo;
 pub mod pages;
+pub mod raw_html;
 pub mod templates;
 pub mod theme;
 pub mod trace;

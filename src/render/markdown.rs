@@ -216,9 +216,6 @@ impl MarkdownRenderer {
         // (name, type, default, description), whose words as prose let a long reference
         // page outrank the entry that answers (measured on the imported Flink CDC docs).
         let mut html_block: Option<String> = None;
-        // Inside a link to another entry: its text names that entry, not this one, so it is
-        // shown but not indexed as this entry's words.
-        let mut in_entry_link = false;
         // Only problems ask for lines: the index is made for the first.
         let lines = std::cell::OnceCell::new();
         let at = |offset: usize| {
@@ -262,10 +259,7 @@ impl MarkdownRenderer {
                 }) => {
                     let dest = match resolve_link(&dest_url, rel_path, page_url, targets, &own_ids)
                     {
-                        Ok(Some(new)) => {
-                            in_entry_link = true;
-                            CowStr::from(new)
-                        }
+                        Ok(Some(new)) => CowStr::from(new),
                         Ok(None) => {
                             if let Some((msg, hint)) =
                                 unserved_link_warning(&dest_url, page_url, targets)
@@ -435,11 +429,7 @@ impl MarkdownRenderer {
                                 out.code.push_str(&text.code);
                             }
                         }
-                        Event::Text(t) | Event::Code(t) if !in_entry_link => out.text.push_str(t),
-                        Event::End(TagEnd::Link) => {
-                            in_entry_link = false;
-                            out.text.push(' ');
-                        }
+                        Event::Text(t) | Event::Code(t) => out.text.push_str(t),
                         Event::SoftBreak | Event::HardBreak | Event::End(_) => out.text.push(' '),
                         _ => {}
                     }
@@ -567,19 +557,13 @@ mod tests {
     }
 
     #[test]
-    fn text_of_links_to_other_entries_is_not_this_entrys_words() {
-        let (r, d) = render(
-            "Offsets are kept. See [SSL handshake fails](../mysql/b.md) and [the docs](https://x.example/ssl).\n",
-        );
+    fn text_of_links_stays_in_the_searched_text() {
+        // Snippets are cut from this text: "see [the entry](b.md)." must not read "see  .".
+        // (Leaving the text of links to other entries out of the index was measured: one
+        // machine text fewer first, tests/realworld.jsonl top-1 0.971 → 0.968.)
+        let (r, d) = render("Offsets are kept. See [SSL handshake fails](../mysql/b.md).\n");
         assert!(d.is_empty(), "{d:?}");
-        // Shown on the page, but the search text holds only this entry's own words.
-        assert!(r.html.contains(">SSL handshake fails</a>"), "{}", r.html);
-        assert!(
-            r.text.contains("Offsets are kept") && r.text.contains("the docs"),
-            "{}",
-            r.text
-        );
-        assert!(!r.text.contains("handshake"), "{}", r.text);
+        assert!(r.text.contains("See SSL handshake fails"), "{}", r.text);
     }
 
     #[test]

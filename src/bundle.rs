@@ -106,9 +106,23 @@ pub fn zip_site(files: &[OutputFile], top: &str) -> Result<Vec<u8>, BundleError>
     }
     for (path, bytes) in sorted {
         zip.start_file(format!("{prefix}{path}"), file_opts)?;
-        zip.write_all(bytes).map_err(io_err(Path::new(path)))?;
+        let offline = (path == "404.html").then(|| without_base(bytes)).flatten();
+        zip.write_all(offline.as_deref().unwrap_or(bytes))
+            .map_err(io_err(Path::new(path)))?;
     }
     Ok(zip.finish()?.into_inner())
+}
+
+/// `html` without its `<base href>`, if it has one: the 404 page of a site with `site-url`
+/// resolves its links from the host's path, which a copy opened from disk is not under;
+/// without it they are relative to the site's root, where the page is.
+fn without_base(html: &[u8]) -> Option<Vec<u8>> {
+    let s = std::str::from_utf8(html).ok()?;
+    let i = s.find("<base href=\"")?;
+    let end = i + s[i..].find('>')?;
+    let mut out = s.to_string();
+    out.replace_range(i..=end, "");
+    Some(out.into_bytes())
 }
 
 /// Options of the single-file book.
@@ -547,6 +561,28 @@ mod tests {
         );
         assert!(out.contains(r#"for="a--q""#), "{out}");
         assert!(out.ends_with("a < b"), "{out}");
+    }
+
+    #[test]
+    fn the_offline_404_page_has_no_base() {
+        let page = b"<head><base href=\"/kb/\"><link href=\"static/a.css\"></head>".to_vec();
+        let files: Vec<OutputFile> = vec![
+            ("404.html".into(), std::sync::Arc::new(page.clone())),
+            ("a.html".into(), std::sync::Arc::new(page)),
+        ];
+        let zip = zip_site(&files, "kb").unwrap();
+        let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip)).unwrap();
+        let read = |archive: &mut zip::ZipArchive<_>, name: &str| {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut archive.by_name(name).unwrap(), &mut s).unwrap();
+            s
+        };
+        assert_eq!(
+            read(&mut archive, "kb/404.html"),
+            "<head><link href=\"static/a.css\"></head>"
+        );
+        // Other pages are copied as they are.
+        assert!(read(&mut archive, "kb/a.html").contains("<base href=\"/kb/\">"));
     }
 
     #[test]

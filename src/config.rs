@@ -324,6 +324,23 @@ impl Config {
                 .with_hint("use \"light\", \"dark\" or \"auto\""),
             );
         }
+        // The sitemap, the feed and OpenSearch need an absolute URL, and the 404 page takes its
+        // path: mdBook's path-only form (`/kb/`) would give neither.
+        if let Some(url) = &config.output.html.site_url
+            && !is_site_url(url)
+        {
+            diags.push(
+                Diagnostic::error(
+                    path,
+                    line_of(&lines.output.html.site_url),
+                    1,
+                    format!("site-url `{url}` is not an absolute http(s) URL"),
+                )
+                .with_hint(
+                    "write the address the site is published at, with its path: \"https://example.org/kb/\" (sitemap.xml, atom.xml and OpenSearch need it whole)",
+                ),
+            );
+        }
         if !is_language_tag(&config.book.language) {
             diags.push(
                 Diagnostic::error(
@@ -404,6 +421,13 @@ impl Config {
     }
 }
 
+/// Whether `url` is an absolute `http://` or `https://` URL with a host.
+fn is_site_url(url: &str) -> bool {
+    url::Url::parse(url).is_ok_and(|u| {
+        matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())
+    })
+}
+
 /// Whether `s` looks like a BCP 47 tag: a 2–3 letter language, then subtags of 1–8 letters
 /// or digits (`zh`, `zh-CN`, `zh-Hant-TW`, `en-US`); `_` is taken for `-`.
 pub fn is_language_tag(s: &str) -> bool {
@@ -447,6 +471,7 @@ struct OutputLines {
 #[serde(default, rename_all = "kebab-case")]
 struct HtmlLines {
     default_theme: Option<toml::Spanned<String>>,
+    site_url: Option<toml::Spanned<String>>,
 }
 
 #[derive(Default, Deserialize)]
@@ -585,6 +610,29 @@ name = "Message Queue for Kafka"
                 ),
             ],
         );
+    }
+
+    #[test]
+    fn site_url_is_an_absolute_http_url() {
+        for bad in [
+            "/kb/",
+            "example.org/kb/",
+            "ftp://example.org/kb/",
+            "https://",
+        ] {
+            let t = format!("[book]\ntitle = \"K\"\n[output.html]\nsite-url = \"{bad}\"\n");
+            assert_errors_at(
+                &t,
+                &[(
+                    4,
+                    &format!("site-url `{bad}` is not an absolute http(s) URL"),
+                )],
+            );
+        }
+        for good in ["https://example.org/kb/", "http://127.0.0.1:8000"] {
+            let t = format!("[output.html]\nsite-url = \"{good}\"\n");
+            assert!(Config::parse(&t, Path::new("book.toml")).is_ok(), "{good}");
+        }
     }
 
     #[test]

@@ -419,6 +419,12 @@
 
   function notFoundSearch(box) {
     var path = location.pathname;
+    // The host's path of the site (the 404 page's <base>, from site-url) names no page.
+    var base = doc.querySelector("base[href]");
+    if (base) {
+      var prefix = new URL(base.href).pathname;
+      if (path.indexOf(prefix) === 0) path = path.slice(prefix.length);
+    }
     try { path = decodeURIComponent(path); } catch (e) { /* keep it encoded */ }
     var skip = { html: 1, htm: 1, index: 1, md: 1, php: 1, aspx: 1 };
     var words = path.split(/[^A-Za-z0-9\u00C0-\uFFFF]+/).filter(function (w) {
@@ -451,6 +457,16 @@
   // ------------------------------------------------------------ wiring
 
   function init() {
+    // With a <base> (the 404 page), `#main` would resolve against the site's root and leave
+    // the page: the skip link moves the focus itself.
+    var skip = doc.querySelector(".skip-link");
+    var main = doc.getElementById("main");
+    if (skip && main && doc.querySelector("base[href]")) {
+      skip.addEventListener("click", function (e) {
+        e.preventDefault();
+        main.focus();
+      });
+    }
     var toggle = doc.querySelector(".theme-toggle");
     if (toggle) {
       toggle.setAttribute("aria-pressed", String(root.getAttribute("data-theme") === "dark"));

@@ -434,7 +434,8 @@ fn not_found_page(book: &Book<'_>, pages: &mut ListingPages<'_>) {
 
 /// A redirect page for every alias of every entry. Aliases with an `#anchor` share their
 /// page: it sends each anchor to its entry (a small script reads the address's `#…`), and
-/// everything else to the plain alias's entry, else to the first anchor's.
+/// everything else to the plain alias's entry, else to the first anchor's, with the address's
+/// query and `#…`.
 fn redirects(book: &Book<'_>, pages: &mut ListingPages<'_>) {
     #[derive(Default)]
     struct Redirect<'e> {
@@ -461,6 +462,7 @@ fn redirects(book: &Book<'_>, pages: &mut ListingPages<'_>) {
         };
         let mut ctx = book.context(&path, &target.fm.title, "");
         ctx.insert("target", &relative_url(&path, &target.url));
+        ctx.insert("target_url", &target.url);
         let anchors: Vec<serde_json::Value> = r
             .anchors
             .iter()

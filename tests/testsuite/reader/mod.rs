@@ -9,6 +9,7 @@
 
 mod budget;
 mod flow;
+mod redirects;
 mod versions;
 
 use crate::common::{

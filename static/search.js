@@ -55,6 +55,10 @@
     more_results: "Show {n} more",
     status_one: "{n} result in {ms} ms",
     status_many: "{n} results in {ms} ms",
+    status_of: "{n} of {total} results in {ms} ms",
+    announce_one: "{n} result",
+    announce_many: "{n} results",
+    paste_missing: "This address names a long search that only the browser tab which ran it keeps. Paste the error again to search.",
     facet_connector: "Connector",
     facet_kind: "Kind",
     facet_label: "{name}:",
@@ -86,6 +90,34 @@
   function kindLabel(kind) {
     var label = kb.strings && kb.strings["kind_" + kind];
     return typeof label === "string" ? label : kind;
+  }
+
+  // A connector's name as book.toml gives it (the page carries the names that differ from
+  // the slug), else its slug.
+  function connectorLabel(slug) {
+    var label = kb.strings && kb.strings["connector_" + slug];
+    return typeof label === "string" ? label : slug;
+  }
+
+  // A visually hidden live region: screen readers announce what it is given, once per
+  // change (a search repeated as the reader types says nothing new).
+  function liveRegion(parent) {
+    var region = el("div", "visually-hidden");
+    region.setAttribute("role", "status");
+    region.setAttribute("aria-live", "polite");
+    parent.appendChild(region);
+    return function (text) {
+      if (region.textContent !== text) region.textContent = text;
+    };
+  }
+
+  // What a live region says about results: their number, and whether none is a confident
+  // match (the list shows that by its place and marks, which a screen reader does not see).
+  function resultsAnnouncement(res, n) {
+    var count = t(n === 1 ? "announce_one" : "announce_many", { n: n });
+    var moved = bestOtherVersion(res);
+    if (moved) return moved + " " + count;
+    return res.confident ? count : t("no_confident") + " " + count;
   }
 
   // The reader's version as the search module takes it (`vvr=8.0.7`), or "" (theme.js keeps it).
@@ -453,7 +485,7 @@
 
   function badges(hit) {
     var b = el("span", "kbook-hit-badges");
-    b.appendChild(el("span", "badge connector", hit.connector));
+    b.appendChild(el("span", "badge connector", connectorLabel(hit.connector)));
     b.appendChild(document.createTextNode(" "));
     b.appendChild(el("span", "badge kind-" + String(hit.kind).replace(/[^a-z0-9-]/gi, ""), kindLabel(hit.kind)));
     return b;
@@ -691,6 +723,7 @@
     this.input.setAttribute("aria-autocomplete", "list");
     this.input.setAttribute("aria-controls", this.panel.id);
     this.input.setAttribute("aria-expanded", "false");
+    this.announce = liveRegion(form);
 
     var run = debounce(function () { self.update(); }, BOX_DELAY_MS);
     // A one-line field turns a pasted text's line breaks into spaces: search reads the paste
@@ -841,7 +874,12 @@
     if (!loading) this.message(t("loading"));
     rawSearch(q, { limit: BOX_LIMIT, version: versionParam() }).then(
       function (res) { if (seq === self.seq) self.render(q, res); },
-      function (err) { if (seq === self.seq) self.message(t("unavailable", { error: err.message }), "kbook-search-error"); }
+      function (err) {
+        if (seq !== self.seq) return;
+        var text = t("unavailable", { error: err.message });
+        self.message(text, "kbook-search-error");
+        self.announce(text);
+      }
     );
   };
 
@@ -853,8 +891,9 @@
     this.active = -1;
     var list = el("ul", "kbook-search-list");
     list.setAttribute("role", "listbox");
-    list.setAttribute("aria-label", t("results_label"));
+    list.setAttribute("aria-label", res.confident ? t("results_label") : t("nearest"));
     var moved = bestOtherVersion(res);
+    this.announce(res.hits.length ? resultsAnnouncement(res, res.hits.length) : t("box_no_match"));
     if (!res.hits.length) {
       this.panel.appendChild(el("div", "kbook-search-message kbook-no-match-box", t("box_no_match")));
     } else if (moved) {
@@ -915,12 +954,11 @@
         this.activate(this.items[this.active], null);
       }
     } else if (e.key === "Escape") {
-      if (!this.panel.hidden) {
-        e.preventDefault();
-        this.close();
-      } else {
-        this.input.blur();
-      }
+      // The first closes the results, the second leaves the box: neither clears it (a
+      // search field's own Escape would lose a pasted trace).
+      e.preventDefault();
+      if (!this.panel.hidden) this.close();
+      else this.input.blur();
     }
   };
 
@@ -1028,6 +1066,12 @@
     this.results = results;
     this.status = document.getElementById("kbook-search-status");
     this.facets = document.getElementById("kbook-facets");
+    // The status line shows the time a search took; the live region says only what changed
+    // for the reader (see `setStatus`).
+    this.announce = liveRegion(this.status && this.status.parentNode ? this.status.parentNode : form);
+    // What keeps the keyboard focus when the list is redrawn: the chip pressed, or the first
+    // of the results "Show more" added.
+    this.refocus = null;
     this.filters = { connector: "", kind: "" };
     this.seq = 0;
     this.limit = PAGE_LIMIT;
@@ -1036,6 +1080,8 @@
 
     var params = new URLSearchParams(location.search);
     this.area.value = queryFrom(params);
+    // A long search is kept in the tab that ran it: elsewhere its address finds nothing.
+    if (!this.area.value && params.get("paste")) this.setStatus(t("paste_missing"));
     this.filters.connector = params.get("connector") || "";
     this.filters.kind = params.get("kind") || "";
 
@@ -1113,8 +1159,10 @@
     this.recent.appendChild(ul);
   };
 
-  SearchPage.prototype.setStatus = function (text) {
+  // The status line's text, and what the live region says (`spoken`, else the same text).
+  SearchPage.prototype.setStatus = function (text, spoken) {
     if (this.status) this.status.textContent = text;
+    if (this.announce) this.announce(spoken == null ? text : spoken);
   };
 
   // Keeps ?q=&connector=&kind=&version= in the address bar so the search can be shared.
@@ -1169,7 +1217,7 @@
         if (seq !== self.seq) return;
         var ms = Math.round((window.performance || Date).now() - started);
         self.renderFacets(r[0]);
-        self.render(r[1], ms);
+        self.render(r[1], ms, self.filteredTotal(r[0]) + (r[0].hits.length >= FACET_LIMIT ? "+" : ""));
         self.renderMore(r[0], r[1]);
       },
       function (err) {
@@ -1180,18 +1228,23 @@
 
   // The chips count the first FACET_LIMIT results; when they hold more than the list shows,
   // a button shows the next page of them.
-  SearchPage.prototype.renderMore = function (all, shown) {
+  // How many of the unfiltered results `all` the chosen chips keep.
+  SearchPage.prototype.filteredTotal = function (all) {
     var filters = this.filters;
-    var total = all.hits.filter(function (h) {
+    return all.hits.filter(function (h) {
       return (!filters.connector || h.connector === filters.connector) && (!filters.kind || h.kind === filters.kind);
     }).length;
-    var rest = total - shown.hits.length;
+  };
+
+  SearchPage.prototype.renderMore = function (all, shown) {
+    var rest = this.filteredTotal(all) - shown.hits.length;
     if (rest <= 0 || this.limit >= FACET_LIMIT) return;
     var self = this;
     var more = el("button", "kbook-more", t("more_results", { n: Math.min(rest, PAGE_LIMIT) }));
     more.type = "button";
     more.addEventListener("click", function () {
       self.limit = Math.min(self.limit + PAGE_LIMIT, FACET_LIMIT);
+      self.refocus = { result: shown.hits.length };
       self.update();
     });
     this.results.appendChild(more);
@@ -1219,19 +1272,27 @@
         chip.setAttribute("data-facet", key);
         chip.setAttribute("data-value", v);
         chip.setAttribute("aria-pressed", String(chosen === v));
-        chip.appendChild(document.createTextNode((key === "kind" ? kindLabel(v) : v) + " "));
+        chip.appendChild(document.createTextNode((key === "kind" ? kindLabel(v) : connectorLabel(v)) + " "));
         chip.appendChild(el("span", "count", String(counts[v])));
         chip.addEventListener("click", function () {
           self.filters[key] = self.filters[key] === v ? "" : v;
+          self.refocus = { facet: key, value: v };
           self.update();
         });
         group.appendChild(chip);
+        var r = self.refocus;
+        if (r && r.facet === key && r.value === v) {
+          self.refocus = null;
+          // Focused once in the page, after the old chip left it.
+          setTimeout(function () { chip.focus(); }, 0);
+        }
       });
       self.facets.appendChild(group);
     });
   };
 
-  SearchPage.prototype.render = function (res, ms) {
+  // `total`: how many results the chips count for these filters (`60+` past the first 60).
+  SearchPage.prototype.render = function (res, ms, total) {
     var self = this;
     clear(this.results);
     var hits = res.hits;
@@ -1244,7 +1305,7 @@
       none.appendChild(document.createTextNode(filtered ? " " + t("no_match_filtered_hint") : ""));
       if (!filtered) none.appendChild(tipsNode());
       this.results.appendChild(none);
-      this.setStatus(t("status_none"));
+      this.setStatus(t("status_none"), filtered ? t("no_match_filtered") : t("no_match"));
       return;
     }
     var moved = bestOtherVersion(res);
@@ -1270,7 +1331,16 @@
       list.appendChild(li);
     });
     this.results.appendChild(list);
-    this.setStatus(t(hits.length === 1 ? "status_one" : "status_many", { n: hits.length, ms: ms }));
+    var n = hits.length;
+    var status = total != null && String(total) !== String(n)
+      ? t("status_of", { n: n, total: total, ms: ms })
+      : t(n === 1 ? "status_one" : "status_many", { n: n, ms: ms });
+    this.setStatus(status, resultsAnnouncement(res, n));
+    var r = this.refocus;
+    if (r && r.result != null && this.links[r.result]) {
+      this.refocus = null;
+      this.links[r.result].focus();
+    }
   };
 
   // ---------------------------------------------------------------- wiring

@@ -232,6 +232,13 @@ pub(crate) fn site_context(
     }
     let html = &config.output.html;
     let strings = config.strings();
+    // The search results name connectors as the book does (the index holds their slugs).
+    let mut script = strings.script.clone();
+    for c in &connectors {
+        if c.name != c.slug {
+            script.insert(format!("connector_{}", c.slug), c.name.clone());
+        }
+    }
     SiteContext {
         title: config.book.title.clone(),
         description: config.book.description.clone(),
@@ -247,10 +254,10 @@ pub(crate) fn site_context(
         entry_count: book.entries.len(),
         asset_version: crate::fingerprint::hex(&sha2::Digest::finalize(hasher))[..10].to_string(),
         content_security_policy: html.content_security_policy,
-        strings_meta: if strings.script.is_empty() {
+        strings_meta: if script.is_empty() {
             String::new()
         } else {
-            serde_json::to_string(&strings.script).unwrap_or_default()
+            serde_json::to_string(&script).unwrap_or_default()
         },
         strings,
     }

@@ -353,12 +353,22 @@ fn cjk_terms_are_marked_inside_running_text() {
 }
 
 /// The English scripts' own texts are exactly the catalogue's English (the page carries no
-/// texts for an English book, so the copies must agree).
+/// texts for an English book but the connectors' names, so the copies must agree).
 #[test]
 fn english_book_pages_carry_no_texts_and_scripts_match_the_catalogue() {
     let book = init_and_build("en", &[], "");
     let home = std::fs::read_to_string(book.site.join("index.html")).unwrap();
-    assert!(!home.contains("kbook-strings"));
+    let toml = std::fs::read_to_string(book.site.with_file_name("book").join("book.toml")).unwrap();
+    let name = toml
+        .lines()
+        .find_map(|l| l.strip_prefix("name = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .expect("the starter book names its connector");
+    let meta = format!(
+        "<meta name=\"kbook-strings\" content=\"{}\">",
+        kbook::html::escape(&serde_json::json!({ "connector_example": name }).to_string())
+    );
+    assert!(home.contains(&meta), "{meta}");
     assert!(home.contains("<html lang=\"en\""));
     let c = chromium();
     c.open(&format!("{}search.html", book.http));
@@ -368,6 +378,7 @@ fn english_book_pages_carry_no_texts_and_scripts_match_the_catalogue() {
     for (key, text) in kbook::i18n::english_script_texts() {
         expected.insert(key.to_string(), text.into());
     }
+    expected.insert("connector_example".into(), name.into());
     assert_eq!(shown, serde_json::Value::Object(expected));
     c.assert_no_errors("English book");
 }

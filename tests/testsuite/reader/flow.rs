@@ -174,6 +174,14 @@ fn keyboard_only() {
     assert_eq!(c.eval("document.activeElement.id"), "kbook-q");
     c.tab.type_str(q).unwrap();
     c.wait_for("document.querySelectorAll('.kbook-search-results .kbook-hit').length > 1");
+    // A screen reader hears how many results came (the list alone says nothing).
+    let said = c.wait_for(
+        "(() => { const s = document.querySelector('form.kbook-search [role=status]'); return s && s.textContent; })()",
+    );
+    assert!(
+        said.as_str().is_some_and(|s| s.ends_with(" results")),
+        "{said}"
+    );
     for key in ["ArrowDown", "ArrowDown", "ArrowUp"] {
         c.tab.press_key(key).unwrap();
     }
@@ -195,6 +203,11 @@ fn keyboard_only() {
     );
     c.tab.press_key("Escape").unwrap();
     assert_ne!(c.eval("document.activeElement.id"), "kbook-q");
+    // Leaving the box keeps what was typed or pasted.
+    assert_eq!(
+        c.eval("document.getElementById('kbook-q').value"),
+        q.as_str()
+    );
     // Recent searches: an empty box offers the last search; Enter runs it again.
     c.eval("(() => { const i = document.getElementById('kbook-q'); i.value = ''; })()");
     c.tab.press_key("/").unwrap();
@@ -221,6 +234,43 @@ fn keyboard_only() {
     assert!(reached, "Tab never reached the theme toggle");
     c.tab.press_key("Enter").unwrap();
     assert_ne!(c.eval("document.documentElement.dataset.theme"), before);
+
+    // On the search page, a weak answer is said to be one, and pressing a chip or "Show
+    // more" keeps the focus where the reader was, not at the top of the page.
+    c.open(&format!(
+        "{}search.html?q={}",
+        b.plain.http,
+        url_encode("my job is slow sometimes")
+    ));
+    let said = c.wait_for(
+        "document.querySelector('.kbook-results') && (() => { const s = [...document.querySelectorAll('[role=status]')].find(s => s.textContent); return s && s.textContent; })()",
+    );
+    assert!(
+        said.as_str()
+            .is_some_and(|s| s.starts_with("No confident match.")),
+        "{said}"
+    );
+    c.open(&format!(
+        "{}search.html?q={}",
+        b.plain.http,
+        url_encode("Caused by: java.lang.RuntimeException timeout connection")
+    ));
+    c.wait_for("document.querySelector('.kbook-more')");
+    c.eval("document.querySelector('.kbook-more').focus()");
+    c.tab.press_key("Enter").unwrap();
+    c.wait_for(
+        "document.querySelectorAll('.kbook-results .kbook-hit').length > 20 \
+         && document.activeElement === document.querySelectorAll('.kbook-results .kbook-hit')[20]",
+    );
+    c.eval("document.querySelector('.kbook-chip[data-facet=kind]').focus()");
+    let chip = c.eval("document.activeElement.dataset.value");
+    c.tab.press_key("Enter").unwrap();
+    c.wait_for(&format!(
+        "document.activeElement.classList.contains('kbook-chip') \
+         && document.activeElement.dataset.value === {} \
+         && document.activeElement.getAttribute('aria-pressed') === 'true'",
+        chip
+    ));
     c.assert_no_errors("keyboard only");
 }
 

@@ -339,7 +339,7 @@ const ZH_SCRIPT: &[(&str, &str)] = &[
     ("more_results", "再显示 {n} 条"),
     ("status_one", "{n} 个结果，用时 {ms} 毫秒"),
     ("status_many", "{n} 个结果，用时 {ms} 毫秒"),
-    ("status_of", "{total} 个结果中的 {n} 个，用时 {ms} 毫秒"),
+    ("status_of", "{n}/{total} 个结果，用时 {ms} 毫秒"),
     ("announce_one", "{n} 个结果"),
     ("announce_many", "{n} 个结果"),
     (

@@ -225,7 +225,7 @@ pub(super) fn listing_inputs<P: std::hash::Hash>(
             &fm.updated,
         )
             .hash(&mut h);
-        (&fm.errors, &fm.tags, &fm.aliases).hash(&mut h);
+        (&fm.errors, &fm.tags, &fm.aliases, &fm.symptoms).hash(&mut h);
     }
     h.finish()
 }

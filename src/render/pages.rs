@@ -312,7 +312,48 @@ fn entry_page(
         source_path: &e.rel_path,
     };
     ctx.insert("entry", &view);
+    // What a search engine or a chat preview shows: the error the entry is about, else how
+    // readers describe it, else its first words.
+    let description = summary(e).unwrap_or_else(|| {
+        // Not the section heading it starts with ("Symptom").
+        let text = body.text.trim_start();
+        let text = body
+            .toc
+            .first()
+            .and_then(|h| text.strip_prefix(h.text.as_str()))
+            .unwrap_or(text);
+        excerpt(text)
+    });
+    if !description.is_empty() {
+        ctx.insert("page_description", &description);
+    }
     render(book.tera, "entry.html", &ctx).map(String::into_bytes)
+}
+
+/// Characters of an entry's summary (meta description, feed).
+const SUMMARY_CHARS: usize = 200;
+
+/// An entry's summary: its first error text, else its first symptom line.
+fn summary(e: &Entry) -> Option<String> {
+    e.fm.errors
+        .first()
+        .map(|err| err.text.as_str())
+        .or_else(|| e.fm.symptoms.first().map(String::as_str))
+        .map(excerpt)
+}
+
+/// `text` on one line, cut after [`SUMMARY_CHARS`] characters at a space where there is one.
+fn excerpt(text: &str) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() <= SUMMARY_CHARS {
+        return line;
+    }
+    let cut: String = line.chars().take(SUMMARY_CHARS).collect();
+    let kept = match cut.rfind(' ') {
+        Some(i) if i > SUMMARY_CHARS / 2 => &cut[..i],
+        _ => cut.as_str(),
+    };
+    format!("{kept}…")
 }
 
 /// The home page: the ten most recently updated entries.
@@ -478,14 +519,18 @@ fn feed(book: &Book<'_>, recent: &[&Entry], pages: &mut ListingPages<'_>) {
     let site = book.site;
     let mut ctx = book.context(urls::FEED, &site.title, "");
     ctx.insert("feed_id", &format!("urn:kbook:{}", slugify(&site.title)));
-    ctx.insert(
-        "feed_entries",
-        &recent
-            .iter()
-            .take(50)
-            .map(|e| book.link(e))
-            .collect::<Vec<_>>(),
-    );
+    let entries: Vec<serde_json::Value> = recent
+        .iter()
+        .take(50)
+        .map(|e| {
+            let mut v = serde_json::to_value(book.link(e)).unwrap_or_default();
+            if let (Some(map), Some(s)) = (v.as_object_mut(), summary(e)) {
+                map.insert("summary".into(), s.into());
+            }
+            v
+        })
+        .collect();
+    ctx.insert("feed_entries", &entries);
     ctx.insert(
         "feed_updated",
         &recent

@@ -330,9 +330,13 @@ fn search_page_deep_link_facets_and_no_confident_match() {
         query.q.as_str()
     );
 
-    // A connector chip filters the list to that connector.
-    let connector =
-        c.eval("document.querySelector('.kbook-chip[data-facet=connector]').dataset.value");
+    // A connector chip filters the list to that connector. Chips and badges name it as
+    // book.toml does, not by its slug.
+    let connector = c.eval(
+        "document.querySelector('.kbook-chip[data-facet=connector]').firstChild.textContent.trim()",
+    );
+    let slug = c.eval("document.querySelector('.kbook-chip[data-facet=connector]').dataset.value");
+    assert_ne!(connector, slug, "the chip shows the connector's name");
     c.tab
         .find_element(".kbook-chip[data-facet=connector]")
         .unwrap()

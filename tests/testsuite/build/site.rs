@@ -130,6 +130,30 @@ fn good_book_builds_a_complete_site() {
         "feed newest first"
     );
     assert!(feed.contains("<updated>2026-05-02T00:00:00Z</updated>"));
+    // Feed readers and link previews show what an entry is about: its first error.
+    assert!(
+        feed.contains(
+            "<summary>javax.net.ssl.SSLHandshakeException: PKIX path building failed</summary>"
+        ),
+        "{feed}"
+    );
+    let entry = read(out, "kafka/kafka-ssl-handshake.html");
+    for tag in [
+        "<meta name=\"description\" content=\"javax.net.ssl.SSLHandshakeException: PKIX path building failed\">",
+        "<meta property=\"og:type\" content=\"article\">",
+        "<link rel=\"canonical\" href=\"https://kb.example.org/docs/kafka/kafka-ssl-handshake.html\">",
+    ] {
+        assert!(entry.contains(tag), "{tag} missing");
+    }
+    // An entry without errors or symptoms is described by its first words.
+    let concept = read(out, "kafka/kafka-offset-commit.html");
+    assert!(
+        concept.contains(
+            "<meta name=\"description\" content=\"Offsets go to Kafka when a checkpoint completes."
+        ),
+        "{concept}"
+    );
+    assert!(!read(out, "404.html").contains("rel=\"canonical\""));
     let redirect = read(out, "old/offsets.html");
     assert!(
         redirect.contains("url=../kafka/kafka-offset-commit.html"),

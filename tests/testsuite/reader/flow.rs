@@ -271,6 +271,14 @@ fn keyboard_only() {
          && document.activeElement.getAttribute('aria-pressed') === 'true'",
         chip
     ));
+    // The address of a long search opened where it was not run says why the page is empty.
+    c.open(&format!("{}search.html?paste=0badc0de", b.plain.http));
+    let said = c.wait_for("document.getElementById('kbook-search-status').textContent");
+    assert!(
+        said.as_str()
+            .is_some_and(|s| s.contains("Paste the error again")),
+        "{said}"
+    );
     c.assert_no_errors("keyboard only");
 }
 

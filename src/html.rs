@@ -99,6 +99,8 @@ pub(crate) fn collect(el: ElementRef, whole_body: bool, out: &mut Text) {
                 if NEVER.contains(&name)
                     || (whole_body && CHROME.contains(&name))
                     || e.attr("data-kbook-ignore").is_some()
+                    // Pagefind's marker, which many themes already carry.
+                    || e.attr("data-pagefind-ignore").is_some()
                 {
                     continue;
                 }

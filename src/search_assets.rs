@@ -362,10 +362,24 @@ pub fn find_index(site: &Path) -> Result<PathBuf> {
         return Ok(site.join(read_manifest(site)?.index));
     }
     let dir = site.join("search");
-    let entries = std::fs::read_dir(&dir).map_err(io(format!(
-        "no search index in {}: run `kbook build` first",
-        dir.display()
-    )))?;
+    // A site `kbook index` added search to holds it in a folder of its own (`kbook/`).
+    let indexed: Option<PathBuf> = std::fs::read_dir(site).ok().and_then(|items| {
+        items.flatten().map(|e| e.path()).find(|p| {
+            p.join(crate::site_index::LOADER).is_file() && p.join(MANIFEST_JSON_PATH).is_file()
+        })
+    });
+    let missing = match indexed {
+        Some(sub) => format!(
+            "no search index in {}: this site's search is in {} (give that as --site)",
+            dir.display(),
+            sub.display()
+        ),
+        None => format!(
+            "no search index in {}: run `kbook build` first",
+            dir.display()
+        ),
+    };
+    let entries = std::fs::read_dir(&dir).map_err(io(missing))?;
     let mut found: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
     for e in entries {
         let e = e.map_err(io(format!("cannot list {}", dir.display())))?;

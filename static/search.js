@@ -102,7 +102,7 @@
   // A visually hidden live region: screen readers announce what it is given, once per
   // change (a search repeated as the reader types says nothing new).
   function liveRegion(parent) {
-    var region = el("div", "visually-hidden");
+    var region = el("div", "kbook-live");
     region.setAttribute("role", "status");
     region.setAttribute("aria-live", "polite");
     parent.appendChild(region);

@@ -33,7 +33,8 @@ impl PageReader {
         PageReader {
             selector,
             skip: sel("[data-kbook-ignore-page], meta[http-equiv=refresh]"),
-            marked: sel("[data-kbook-body]"),
+            // Pagefind's marker too: many themes already carry it.
+            marked: sel("[data-kbook-body], [data-pagefind-body]"),
             fallbacks: ["main", "article", "[role=main]", "body"]
                 .iter()
                 .filter_map(|s| sel(s))
@@ -165,6 +166,9 @@ mod tests {
         // data-kbook-body wins over the selector.
         let html = "<body><div class='c'>A</div><section data-kbook-body>B</section></body>";
         assert_eq!(doc(html, Some(".c")).body, "B");
+        // Pagefind's markers are read as kbook's.
+        let html = "<body><aside>Side</aside><article data-pagefind-body>Body <span data-pagefind-ignore>Edit</span> text</article></body>";
+        assert_eq!(doc(html, None).body, "Body  text");
     }
 
     #[test]

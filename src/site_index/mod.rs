@@ -51,6 +51,8 @@ const LOADER_JS: &[u8] = include_bytes!("assets/kbook.js");
 const SEARCH_PAGE: &str = include_str!("assets/search.html");
 const PAGE_CSS: &[u8] = include_bytes!("assets/page.css");
 const SEARCH_CSS: &[u8] = include_bytes!("../../static/search.css");
+/// The colours search.css reads from kbook's theme, for a site without it.
+const PALETTE_CSS: &[u8] = include_bytes!("assets/palette.css");
 /// Pages read together while the index writer files the previous ones.
 const PAGES_PER_BATCH: usize = 64;
 /// The element `--ui` adds (and a template author writes) where the search box goes.
@@ -97,8 +99,13 @@ pub struct IndexReport {
 pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     let site = &opts.site;
     if !site.is_dir() {
+        let what = if site.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
         return Err(IndexError::Usage(format!(
-            "{} is not a directory: give the output directory of the site (e.g. Hugo's public/)",
+            "{} {what}: give the output directory of the site (e.g. Hugo's public/)",
             site.display()
         )));
     }
@@ -115,8 +122,11 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
         )));
     }
     let selector = match &opts.selector {
-        Some(s) => Some(scraper::Selector::parse(s).map_err(|e| {
-            IndexError::Usage(format!("--selector `{s}` is not a CSS selector: {e}"))
+        // The parser's own message asks to report it to its developers, which is no help here.
+        Some(s) => Some(scraper::Selector::parse(s).map_err(|_| {
+            IndexError::Usage(format!(
+                "--selector `{s}` is not a CSS selector: give the element that holds a page's content, e.g. `article` or `main .content`"
+            ))
         })?),
         None => None,
     };
@@ -126,6 +136,12 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     let timing = crate::progress::Progress::new(false);
     timing.stage("finding pages");
     let pages = html_pages(site, &subdir)?;
+    if pages.is_empty() {
+        return Err(IndexError::Usage(format!(
+            "no .html pages under {}: give the folder the generator writes the site to (Hugo's public/, MkDocs' site/, Docusaurus' build/, mdBook's book/)",
+            site.display()
+        )));
+    }
     let mut report = IndexReport {
         pages: pages.len(),
         subdir: subdir.clone(),
@@ -165,9 +181,10 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     }
     let home = format!("{to_root}index.html");
     let page = SEARCH_PAGE.replace("{home}", &crate::html::escape(&home));
+    let search_css = [PALETTE_CSS, SEARCH_CSS].concat();
     for (path, bytes) in [
         (LOADER, LOADER_JS),
-        ("search.css", SEARCH_CSS),
+        ("search.css", search_css.as_slice()),
         ("page.css", PAGE_CSS),
         ("search.html", page.as_bytes()),
     ] {
@@ -362,7 +379,8 @@ impl PageEdits {
             if let Some(out) = injected(&bytes, rel, subdir, &earlier) {
                 let tmp = path.with_extension("html.kbook-tmp");
                 std::fs::write(&tmp, out).map_err(io(format!("cannot write {}", tmp.display())))?;
-                edits.staged.push((tmp, path));
+                edits.staged.push((tmp.clone(), path.clone()));
+                keep_access(&path, &tmp)?;
             }
         }
         Ok(edits)
@@ -380,6 +398,23 @@ impl PageEdits {
         }
         Ok(n)
     }
+}
+
+/// Gives `tmp` the permissions of `page`, which it replaces, and (where the process may) its
+/// owner and group: an edited page is read by the same people as before.
+fn keep_access(page: &Path, tmp: &Path) -> Result<()> {
+    let meta = std::fs::metadata(page).map_err(io(format!("cannot read {}", page.display())))?;
+    std::fs::set_permissions(tmp, meta.permissions()).map_err(io(format!(
+        "cannot set the permissions of {}",
+        tmp.display()
+    )))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // Only a privileged process may give a file away; others keep their own.
+        let _ = std::os::unix::fs::chown(tmp, Some(meta.uid()), Some(meta.gid()));
+    }
+    Ok(())
 }
 
 impl Drop for PageEdits {
@@ -417,11 +452,9 @@ fn injected(
     }
     let to_root = "../".repeat(rel.matches('/').count());
     // Only a loader as this function writes it, from this page to an earlier run's folder.
-    let mut replaced = false;
     let page = match earlier_loader {
         Some(re) => re.replace_all(page, |c: &regex::bytes::Captures<'_>| {
             let ours = c[1] == *to_root.as_bytes() && std::str::from_utf8(&c[2]).is_ok_and(earlier);
-            replaced |= ours;
             if ours { Vec::new() } else { c[0].to_vec() }
         }),
         None => std::borrow::Cow::Borrowed(page),
@@ -436,8 +469,13 @@ fn injected(
     }
     let mut out = Vec::with_capacity(page.len() + 200);
     out.extend_from_slice(&page[..open_end]);
-    // The earlier run's box stays where it was.
-    if !(replaced && find(page, SLOT.as_bytes()).is_some()) {
+    // A box the page has (the earlier run's, or one its template places) stays where it is.
+    let has_box = lower.windows(b"data-kbook-search".len() + 1).any(|w| {
+        w.starts_with(b"data-kbook-search")
+            && !w[w.len() - 1].is_ascii_alphanumeric()
+            && w[w.len() - 1] != b'-'
+    });
+    if !has_box {
         out.push(b'\n');
         out.extend_from_slice(SLOT.as_bytes());
     }

@@ -92,6 +92,15 @@ fn index_adds_search_to_a_hugo_site_over_http_and_file() {
             "(() => { const a = document.querySelector('.kbook-search-results a[href*=\"driver\"], .kbook-search-results a'); return a && a.href; })()",
         );
         let href = first.as_str().unwrap();
+        // The results cover the page under them: the site does not define kbook's colours,
+        // so the search files bring their own.
+        let panel = c.eval(
+            "getComputedStyle(document.querySelector('.kbook-search-results')).backgroundColor",
+        );
+        assert_ne!(
+            panel, "rgba(0, 0, 0, 0)",
+            "{base}: a see-through results panel"
+        );
         // (The result link asks the page to highlight the matched words.)
         let page = href.split('?').next().unwrap();
         assert!(
@@ -178,7 +187,85 @@ fn index_reads_the_chosen_content_and_refuses_bad_options() {
         .arg(dir.path().join("missing"))
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a directory"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing does not exist"));
+    // A folder without pages (a source folder, say) is named as such.
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join("src/notes.md"), "# Notes").unwrap();
+    let out = kbook_command()
+        .arg("index")
+        .arg(dir.path().join("src"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no .html pages under"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `--ui` adds only the loader to a page whose template already places the box, and an
+/// edited page keeps who may read it.
+#[test]
+fn index_ui_keeps_a_pages_own_box_and_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    let body = "<main><p>Timeout expired while fetching topic metadata</p></main>";
+    std::fs::write(
+        site.join("index.html"),
+        format!("<html><body><header><div data-kbook-search class=\"top\"></div></header>{body}</body></html>"),
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("private.html"),
+        format!("<html><body>{body}</body></html>"),
+    )
+    .unwrap();
+    let mode = |p: &str| {
+        std::fs::metadata(site.join(p))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    std::fs::set_permissions(
+        site.join("private.html"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        site.join("index.html"),
+        std::fs::Permissions::from_mode(0o664),
+    )
+    .unwrap();
+    let r = index(&site, &["--ui"]);
+    assert_eq!(r["injected"], 2, "{r}");
+    let home = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert_eq!(home.matches("data-kbook-search").count(), 1, "{home}");
+    assert!(
+        home.contains("<script src=\"kbook/kbook.js\" defer>"),
+        "{home}"
+    );
+    assert_eq!(mode("private.html"), 0o600);
+    assert_eq!(mode("index.html"), 0o664);
+    // Searching the site's folder instead of the search's points to the right one.
+    let out = kbook_command()
+        .args(["search", "--site"])
+        .arg(&site)
+        .arg("timeout")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "is in {} (give that as --site)",
+            site.join("kbook").display()
+        )),
+        "{err}"
+    );
 }
 
 /// A page in another encoding keeps its bytes when `--ui` adds the box, and is reported; a

@@ -59,6 +59,11 @@ pub fn run(args: &IndexArgs) -> Result<ExitCode> {
     }
     if args.ui {
         outln!("Added the search box to {} pages.", report.injected)?;
+        for page in &report.no_body {
+            outln!(
+                "  {page} has no <body>…</body>, so it got no search box: give it both tags and run again"
+            )?;
+        }
     } else {
         let [slot, script] = template_lines(&report.subdir);
         outln!(

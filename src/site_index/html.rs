@@ -19,7 +19,8 @@ pub enum PageDoc {
 pub struct PageReader {
     /// `--selector`: the content element when a page has no `data-kbook-body`.
     selector: Option<Selector>,
-    skip: Option<Selector>,
+    ignored: Option<Selector>,
+    redirect: Option<Selector>,
     marked: Option<Selector>,
     fallbacks: Vec<Selector>,
     h1: Option<Selector>,
@@ -32,7 +33,8 @@ impl PageReader {
         let sel = |s: &str| Selector::parse(s).ok();
         PageReader {
             selector,
-            skip: sel("[data-kbook-ignore-page], meta[http-equiv=refresh]"),
+            ignored: sel("[data-kbook-ignore-page]"),
+            redirect: sel("meta[http-equiv=refresh]"),
             // Pagefind's marker too: many themes already carry it.
             marked: sel("[data-kbook-body], [data-pagefind-body]"),
             fallbacks: ["main", "article", "[role=main]", "body"]
@@ -53,11 +55,12 @@ impl PageReader {
 /// [`PageReader::read`] (kept flat: the body is long).
 fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
     let doc = Html::parse_document(html);
-    if r.skip
-        .as_ref()
-        .is_some_and(|s| doc.select(s).next().is_some())
-    {
-        return PageDoc::Skipped("a redirect page or marked data-kbook-ignore-page");
+    let has = |s: &Option<Selector>| s.as_ref().is_some_and(|s| doc.select(s).next().is_some());
+    if has(&r.redirect) {
+        return PageDoc::Skipped("a redirect page");
+    }
+    if has(&r.ignored) {
+        return PageDoc::Skipped("marked data-kbook-ignore-page");
     }
     let marked: Vec<ElementRef> = r
         .marked
@@ -179,7 +182,16 @@ mod tests {
             "a.html",
             "a".into(),
         );
-        assert!(matches!(r, PageDoc::Skipped(_)));
+        assert!(matches!(r, PageDoc::Skipped("a redirect page")));
+        let r = reader.read(
+            "<html><body data-kbook-ignore-page><main>Draft</main></body></html>",
+            "d.html",
+            "d".into(),
+        );
+        assert!(matches!(
+            r,
+            PageDoc::Skipped("marked data-kbook-ignore-page")
+        ));
         let r = reader.read(
             "<html><body><main> </main></body></html>",
             "b.html",

@@ -91,6 +91,9 @@ pub struct IndexReport {
     pub bytes: u64,
     /// Pages the search box was added to (`--ui`).
     pub injected: usize,
+    /// Pages without `<body>…</body>`, where `--ui` has nowhere to put the box (HTML lets a
+    /// page leave those tags out).
+    pub no_body: Vec<String>,
     /// The search directory, relative to the site.
     pub subdir: String,
 }
@@ -194,7 +197,7 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     }
     // Every page's new text is written beside it before anything is replaced: a page that
     // cannot be read or written leaves the site as it was.
-    let edits = if opts.ui {
+    let mut edits = if opts.ui {
         timing.stage("adding the search box");
         PageEdits::prepare(site, &pages, &subdir)?
     } else {
@@ -206,6 +209,7 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     )))?;
     report.files = written.files;
     report.bytes = written.bytes;
+    report.no_body = std::mem::take(&mut edits.no_body);
     report.injected = edits.apply()?;
     Ok(report)
 }
@@ -366,6 +370,8 @@ fn is_earlier_search_dir(dir: &Path) -> bool {
 struct PageEdits {
     /// Temporary file and page.
     staged: Vec<(PathBuf, PathBuf)>,
+    /// Pages with no `<body>…</body>` to put the box in.
+    no_body: Vec<String>,
 }
 
 impl PageEdits {
@@ -381,6 +387,8 @@ impl PageEdits {
                 std::fs::write(&tmp, out).map_err(io(format!("cannot write {}", tmp.display())))?;
                 edits.staged.push((tmp.clone(), path.clone()));
                 keep_access(&path, &tmp)?;
+            } else if !has_body(&bytes) {
+                edits.no_body.push(rel.clone());
             }
         }
         Ok(edits)
@@ -398,6 +406,13 @@ impl PageEdits {
         }
         Ok(n)
     }
+}
+
+/// Whether `page` has a `<body …>` and a `</body>` to put the box and the loader in.
+fn has_body(page: &[u8]) -> bool {
+    let lower = page.to_ascii_lowercase();
+    let has = |needle: &[u8]| lower.windows(needle.len()).any(|w| w == needle);
+    has(b"<body") && has(b"</body>")
 }
 
 /// Gives `tmp` the permissions of `page`, which it replaces, and (where the process may) its

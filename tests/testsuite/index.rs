@@ -223,6 +223,12 @@ fn index_ui_keeps_a_pages_own_box_and_its_permissions() {
         format!("<html><body>{body}</body></html>"),
     )
     .unwrap();
+    // HTML lets a page leave out <body>: --ui has nowhere to put the box, and says so.
+    std::fs::write(
+        site.join("bare.html"),
+        format!("<!DOCTYPE html><title>Bare</title>{body}"),
+    )
+    .unwrap();
     let mode = |p: &str| {
         std::fs::metadata(site.join(p))
             .unwrap()
@@ -242,6 +248,7 @@ fn index_ui_keeps_a_pages_own_box_and_its_permissions() {
     .unwrap();
     let r = index(&site, &["--ui"]);
     assert_eq!(r["injected"], 2, "{r}");
+    assert_eq!(r["no_body"], serde_json::json!(["bare.html"]), "{r}");
     let home = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert_eq!(home.matches("data-kbook-search").count(), 1, "{home}");
     assert!(

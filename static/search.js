@@ -1202,6 +1202,8 @@
     if (key !== this.shownKey) {
       this.shownKey = key;
       this.limit = PAGE_LIMIT;
+      // "Show more" was pressed for another search: the reader moved on.
+      if (this.refocus && this.refocus.result != null) this.refocus = null;
     }
     var limit = this.limit;
     // Facets come from the unfiltered result set; the list honours the chosen chips. The
@@ -1226,8 +1228,6 @@
     );
   };
 
-  // The chips count the first FACET_LIMIT results; when they hold more than the list shows,
-  // a button shows the next page of them.
   // How many of the unfiltered results `all` the chosen chips keep.
   SearchPage.prototype.filteredTotal = function (all) {
     var filters = this.filters;
@@ -1236,6 +1236,8 @@
     }).length;
   };
 
+  // The chips count the first FACET_LIMIT results; when they hold more than the list shows,
+  // a button shows the next page of them.
   SearchPage.prototype.renderMore = function (all, shown) {
     var rest = this.filteredTotal(all) - shown.hits.length;
     if (rest <= 0 || this.limit >= FACET_LIMIT) return;

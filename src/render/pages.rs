@@ -519,15 +519,19 @@ fn feed(book: &Book<'_>, recent: &[&Entry], pages: &mut ListingPages<'_>) {
     let site = book.site;
     let mut ctx = book.context(urls::FEED, &site.title, "");
     ctx.insert("feed_id", &format!("urn:kbook:{}", slugify(&site.title)));
-    let entries: Vec<serde_json::Value> = recent
+    /// An entry of the feed: its link and what it is about.
+    #[derive(serde::Serialize)]
+    struct FeedEntry {
+        #[serde(flatten)]
+        link: EntryLink,
+        summary: Option<String>,
+    }
+    let entries: Vec<FeedEntry> = recent
         .iter()
         .take(50)
-        .map(|e| {
-            let mut v = serde_json::to_value(book.link(e)).unwrap_or_default();
-            if let (Some(map), Some(s)) = (v.as_object_mut(), summary(e)) {
-                map.insert("summary".into(), s.into());
-            }
-            v
+        .map(|e| FeedEntry {
+            link: book.link(e),
+            summary: summary(e),
         })
         .collect();
     ctx.insert("feed_entries", &entries);

@@ -525,8 +525,25 @@ fn open_browser(url: &str) {
     } else {
         "xdg-open"
     };
-    if std::process::Command::new(cmd).arg(url).spawn().is_err() {
-        eprintln!("open {url} in your browser");
+    // The opener's own complaints (xdg-open lists every browser it did not find) would bury
+    // the address: one line says what to do instead.
+    let spawned = std::process::Command::new(cmd)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let url = url.to_string();
+    match spawned {
+        Ok(mut child) => {
+            std::thread::spawn(move || {
+                if !child.wait().is_ok_and(|s| s.success()) {
+                    eprintln!("no browser could be opened here: open {url} in your browser");
+                }
+            });
+        }
+        Err(_) => eprintln!(
+            "no browser could be opened here ({cmd} is missing): open {url} in your browser"
+        ),
     }
 }
 

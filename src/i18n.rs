@@ -160,6 +160,7 @@ const EN_SCRIPT: &[(&str, &str)] = &[
     ("status_of", "{n} of {total} results in {ms} ms"),
     ("announce_one", "{n} result"),
     ("announce_many", "{n} results"),
+    ("announce_of", "{n} of {total} results"),
     (
         "paste_missing",
         "This address names a long search that only the browser tab which ran it keeps. Paste the error again to search.",
@@ -342,6 +343,7 @@ const ZH_SCRIPT: &[(&str, &str)] = &[
     ("status_of", "{n}/{total} 个结果，用时 {ms} 毫秒"),
     ("announce_one", "{n} 个结果"),
     ("announce_many", "{n} 个结果"),
+    ("announce_of", "{n}/{total} 个结果"),
     (
         "paste_missing",
         "此地址指向的长搜索只保存在执行它的浏览器标签页中。请重新粘贴错误信息来搜索。",

@@ -58,6 +58,7 @@
     status_of: "{n} of {total} results in {ms} ms",
     announce_one: "{n} result",
     announce_many: "{n} results",
+    announce_of: "{n} of {total} results",
     paste_missing: "This address names a long search that only the browser tab which ran it keeps. Paste the error again to search.",
     facet_connector: "Connector",
     facet_kind: "Kind",
@@ -111,13 +112,21 @@
     };
   }
 
-  // What a live region says about results: their number, and whether none is a confident
-  // match (the list shows that by its place and marks, which a screen reader does not see).
-  function resultsAnnouncement(res, n) {
-    var count = t(n === 1 ? "announce_one" : "announce_many", { n: n });
+  // Two sentences in the book's language: no space after a full-width stop (`。`).
+  function sentences(a, b) {
+    return /[\u3002\uff01\uff1f\uff1a]$/.test(a) ? a + b : a + " " + b;
+  }
+
+  // What a live region says about results: their number (of how many, when the page shows
+  // fewer), and whether none is a confident match (the list shows that by its place and
+  // marks, which a screen reader does not see).
+  function resultsAnnouncement(res, n, total) {
+    var count = total != null && String(total) !== String(n)
+      ? t("announce_of", { n: n, total: total })
+      : t(n === 1 ? "announce_one" : "announce_many", { n: n });
     var moved = bestOtherVersion(res);
-    if (moved) return moved + " " + count;
-    return res.confident ? count : t("no_confident") + " " + count;
+    if (moved) return sentences(moved, count);
+    return res.confident ? count : sentences(t("no_confident"), count);
   }
 
   // The reader's version as the search module takes it (`vvr=8.0.7`), or "" (theme.js keeps it).
@@ -1316,7 +1325,7 @@
     } else if (!res.confident) {
       var note = el("div", "kbook-no-confident");
       note.appendChild(el("strong", null, t("no_confident")));
-      note.appendChild(document.createTextNode(" " + t("no_confident_more")));
+      note.appendChild(document.createTextNode(sentences(t("no_confident"), t("no_confident_more")).slice(t("no_confident").length)));
       note.appendChild(tipsNode());
       this.results.appendChild(note);
     }
@@ -1337,7 +1346,7 @@
     var status = total != null && String(total) !== String(n)
       ? t("status_of", { n: n, total: total, ms: ms })
       : t(n === 1 ? "status_one" : "status_many", { n: n, ms: ms });
-    this.setStatus(status, resultsAnnouncement(res, n));
+    this.setStatus(status, resultsAnnouncement(res, n, total));
     var r = this.refocus;
     if (r && r.result != null && this.links[r.result]) {
       this.refocus = null;

@@ -430,6 +430,8 @@
     var words = path.split(/[^A-Za-z0-9\u00C0-\uFFFF]+/).filter(function (w) {
       return w.length > 1 && !skip[w.toLowerCase()];
     });
+    // The 404 page opened by its own name names no missing page.
+    if (/(^|\/)404\.html?$/.test(path)) return;
     // A file:// path starts with the folders of the disk: keep the last few words only.
     words = words.slice(-6);
     if (!words.length) return;
@@ -480,10 +482,18 @@
     var nav = doc.querySelector(".nav-toggle");
     var sidebar = doc.getElementById("sidebar");
     if (nav && sidebar) {
-      nav.addEventListener("click", function () {
-        var open = sidebar.classList.toggle("open");
+      var setOpen = function (open) {
+        sidebar.classList.toggle("open", open);
         nav.setAttribute("aria-expanded", String(open));
         nav.setAttribute("aria-label", open ? t("nav_hide") : t("nav_show"));
+      };
+      nav.addEventListener("click", function () { setOpen(!sidebar.classList.contains("open")); });
+      // Escape closes the open panel, as it closes the search results.
+      doc.addEventListener("keydown", function (e) {
+        if (e.key !== "Escape" || !sidebar.classList.contains("open")) return;
+        if (e.target && e.target.closest && e.target.closest(".kbook-search")) return;
+        setOpen(false);
+        nav.focus();
       });
     }
     // Copy buttons on code blocks and error strings.

@@ -312,8 +312,8 @@ fn entry_page(
         source_path: &e.rel_path,
     };
     ctx.insert("entry", &view);
-    // What a search engine or a chat preview shows: the error the entry is about, else how
-    // readers describe it, else its first words.
+    // What a search engine or a chat preview shows: how readers describe the problem (in the
+    // book's language), else the error the entry is about, else its first words.
     let description = summary(e).unwrap_or_else(|| {
         // Not the section heading it starts with ("Symptom").
         let text = body.text.trim_start();
@@ -333,12 +333,12 @@ fn entry_page(
 /// Characters of an entry's summary (meta description, feed).
 const SUMMARY_CHARS: usize = 200;
 
-/// An entry's summary: its first error text, else its first symptom line.
+/// An entry's summary: its first symptom line, else its first error text.
 fn summary(e: &Entry) -> Option<String> {
-    e.fm.errors
+    e.fm.symptoms
         .first()
-        .map(|err| err.text.as_str())
-        .or_else(|| e.fm.symptoms.first().map(String::as_str))
+        .map(String::as_str)
+        .or_else(|| e.fm.errors.first().map(|err| err.text.as_str()))
         .map(excerpt)
 }
 

@@ -256,6 +256,14 @@ fn keyboard_only() {
         url_encode("Caused by: java.lang.RuntimeException timeout connection")
     ));
     c.wait_for("document.querySelector('.kbook-more')");
+    // More match than the page shows: the reader hears how many in all.
+    let said = c.eval(
+        "[...document.querySelectorAll('[role=status]')].map(s => s.textContent).find(t => t) || ''",
+    );
+    assert!(
+        said.as_str().is_some_and(|s| s.contains("20 of ")),
+        "{said}"
+    );
     c.eval("document.querySelector('.kbook-more').focus()");
     c.tab.press_key("Enter").unwrap();
     c.wait_for(
@@ -340,6 +348,20 @@ fn theme_persists_phone_layout_and_print() {
     assert_eq!(
         c.eval("document.querySelector('.nav-toggle').getAttribute('aria-expanded')"),
         "true"
+    );
+    // The header's links are in the panel; Escape closes it and returns to the toggle.
+    assert_ne!(
+        c.eval("getComputedStyle(document.querySelector('#sidebar .sidebar-site-links')).display"),
+        "none"
+    );
+    c.tab.press_key("Escape").unwrap();
+    assert_eq!(
+        c.eval("document.querySelector('.nav-toggle').getAttribute('aria-expanded')"),
+        "false"
+    );
+    assert_eq!(
+        c.eval("document.activeElement.classList.contains('nav-toggle')"),
+        true
     );
     c.take_errors(); // the 404 page answered 404, which Chromium logs
 

@@ -106,23 +106,16 @@ pub fn zip_site(files: &[OutputFile], top: &str) -> Result<Vec<u8>, BundleError>
     }
     for (path, bytes) in sorted {
         zip.start_file(format!("{prefix}{path}"), file_opts)?;
-        let offline = (path == "404.html").then(|| without_base(bytes)).flatten();
+        // The 404 page's base (the host's path, from site-url) means nothing on disk: without
+        // it, its links are relative to the site's root, where the page is.
+        let offline = (path == "404.html")
+            .then(|| std::str::from_utf8(bytes).ok())
+            .flatten()
+            .map(|html| crate::html::with_base(html, None).into_bytes());
         zip.write_all(offline.as_deref().unwrap_or(bytes))
             .map_err(io_err(Path::new(path)))?;
     }
     Ok(zip.finish()?.into_inner())
-}
-
-/// `html` without its `<base href>`, if it has one: the 404 page of a site with `site-url`
-/// resolves its links from the host's path, which a copy opened from disk is not under;
-/// without it they are relative to the site's root, where the page is.
-fn without_base(html: &[u8]) -> Option<Vec<u8>> {
-    let s = std::str::from_utf8(html).ok()?;
-    let i = s.find("<base href=\"")?;
-    let end = i + s[i..].find('>')?;
-    let mut out = s.to_string();
-    out.replace_range(i..=end, "");
-    Some(out.into_bytes())
 }
 
 /// Options of the single-file book.

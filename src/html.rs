@@ -14,6 +14,22 @@ pub fn unescape(s: &str) -> String {
         .replace("&amp;", "&")
 }
 
+/// `html` with its `<base href>` set to `href`, or taken out (`None`). A page without one gets
+/// `href` right after `<head>`. (The 404 page of a site with `site-url` carries the host's
+/// path as its base: `kbook serve` serves the site at `/`, the offline zip at no path.)
+pub fn with_base(html: &str, href: Option<&str>) -> String {
+    let tag = href.map(|h| format!("<base href=\"{}\">", escape(h)));
+    let mut out = html.to_string();
+    if let Some(i) = out.find("<base href=\"")
+        && let Some(len) = out[i..].find('>')
+    {
+        out.replace_range(i..=i + len, tag.as_deref().unwrap_or(""));
+    } else if let (Some(tag), Some(i)) = (&tag, out.find("<head>")) {
+        out.insert_str(i + "<head>".len(), tag);
+    }
+    out
+}
+
 /// Minimal HTML escaping for text and attribute values. Copies the runs between special
 /// characters whole: Tera calls this for every value a template prints.
 pub fn escape(s: &str) -> String {

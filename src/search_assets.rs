@@ -355,20 +355,15 @@ pub fn read_manifest(site: &Path) -> Result<SearchMeta> {
 
 // ------------------------------------------------------------------ reading a built site
 
-/// Finds the packed index of the built site `site`: the one its manifest names, or (a site
-/// without one) the newest `search/index.*.bin`.
-pub fn find_index(site: &Path) -> Result<PathBuf> {
-    if site.join(MANIFEST_JSON_PATH).is_file() {
-        return Ok(site.join(read_manifest(site)?.index));
-    }
-    let dir = site.join("search");
-    // A site `kbook index` added search to holds it in a folder of its own (`kbook/`).
-    let indexed: Option<PathBuf> = std::fs::read_dir(site).ok().and_then(|items| {
+/// Why `site` has no index in `dir`, and what to give instead: a site `kbook index` added
+/// search to holds it in a folder of its own (`kbook/`). Read only when the index is missing.
+fn no_index_message(site: &Path, dir: &Path) -> String {
+    let indexed = std::fs::read_dir(site).ok().and_then(|items| {
         items.flatten().map(|e| e.path()).find(|p| {
             p.join(crate::site_index::LOADER).is_file() && p.join(MANIFEST_JSON_PATH).is_file()
         })
     });
-    let missing = match indexed {
+    match indexed {
         Some(sub) => format!(
             "no search index in {}: this site's search is in {} (give that as --site)",
             dir.display(),
@@ -378,8 +373,20 @@ pub fn find_index(site: &Path) -> Result<PathBuf> {
             "no search index in {}: run `kbook build` first",
             dir.display()
         ),
+    }
+}
+
+/// Finds the packed index of the built site `site`: the one its manifest names, or (a site
+/// without one) the newest `search/index.*.bin`.
+pub fn find_index(site: &Path) -> Result<PathBuf> {
+    if site.join(MANIFEST_JSON_PATH).is_file() {
+        return Ok(site.join(read_manifest(site)?.index));
+    }
+    let dir = site.join("search");
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) => return Err(io(no_index_message(site, &dir))(e)),
     };
-    let entries = std::fs::read_dir(&dir).map_err(io(missing))?;
     let mut found: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
     for e in entries {
         let e = e.map_err(io(format!("cannot list {}", dir.display())))?;

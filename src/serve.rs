@@ -324,17 +324,10 @@ fn static_response(root: &Path, url: &str) -> Response {
 /// its links are relative to the site's root, which this server serves at `/` (a `site-url`
 /// with a path gave the page a `<base>` for that path, which is replaced).
 fn at_root(body: Vec<u8>) -> Vec<u8> {
-    let Ok(mut html) = String::from_utf8(body) else {
-        return Vec::new();
-    };
-    if let Some(i) = html.find("<base href=\"")
-        && let Some(len) = html[i..].find('>')
-    {
-        html.replace_range(i..=i + len, "<base href=\"/\">");
-    } else if let Some(i) = html.find("<head>") {
-        html.insert_str(i + "<head>".len(), "<base href=\"/\">");
+    match String::from_utf8(body) {
+        Ok(html) => crate::html::with_base(&html, Some("/")).into_bytes(),
+        Err(_) => Vec::new(),
     }
-    html.into_bytes()
 }
 
 fn inject_client(body: Vec<u8>) -> Vec<u8> {

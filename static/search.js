@@ -112,17 +112,21 @@
     };
   }
 
-  // Two sentences in the book's language: no space after a full-width stop (`。`).
-  function sentences(a, b) {
-    return /[\u3002\uff01\uff1f\uff1a]$/.test(a) ? a + b : a + " " + b;
+  // What goes between a sentence and the next: nothing after a full-width stop (`。`).
+  function gapAfter(sentence) {
+    return /[\u3002\uff01\uff1f\uff1a]$/.test(sentence) ? "" : " ";
   }
 
-  // What a live region says about results: their number (of how many, when the page shows
-  // fewer), and whether none is a confident match (the list shows that by its place and
-  // marks, which a screen reader does not see).
-  function resultsAnnouncement(res, n, total) {
-    var count = total != null && String(total) !== String(n)
-      ? t("announce_of", { n: n, total: total })
+  function sentences(a, b) {
+    return a + gapAfter(a) + b;
+  }
+
+  // What a live region says about results: their number (`of`: out of how many, when the
+  // page shows fewer), and whether none is a confident match (the list shows that by its
+  // place and marks, which a screen reader does not see).
+  function resultsAnnouncement(res, n, of) {
+    var count = of != null
+      ? t("announce_of", { n: n, total: of })
       : t(n === 1 ? "announce_one" : "announce_many", { n: n });
     var moved = bestOtherVersion(res);
     if (moved) return sentences(moved, count);
@@ -1325,7 +1329,7 @@
     } else if (!res.confident) {
       var note = el("div", "kbook-no-confident");
       note.appendChild(el("strong", null, t("no_confident")));
-      note.appendChild(document.createTextNode(sentences(t("no_confident"), t("no_confident_more")).slice(t("no_confident").length)));
+      note.appendChild(document.createTextNode(gapAfter(t("no_confident")) + t("no_confident_more")));
       note.appendChild(tipsNode());
       this.results.appendChild(note);
     }
@@ -1343,10 +1347,11 @@
     });
     this.results.appendChild(list);
     var n = hits.length;
-    var status = total != null && String(total) !== String(n)
-      ? t("status_of", { n: n, total: total, ms: ms })
+    var of = total != null && String(total) !== String(n) ? total : null;
+    var status = of != null
+      ? t("status_of", { n: n, total: of, ms: ms })
       : t(n === 1 ? "status_one" : "status_many", { n: n, ms: ms });
-    this.setStatus(status, resultsAnnouncement(res, n, total));
+    this.setStatus(status, resultsAnnouncement(res, n, of));
     var r = this.refocus;
     if (r && r.result != null && this.links[r.result]) {
       this.refocus = null;

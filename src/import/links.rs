@@ -261,6 +261,14 @@ mod tests {
 
     /// `rewrite` of `body` (of an entry of `connector` from `page`, its first line at `at`),
     /// and the notes it made.
+    /// Each note as (place, text).
+    fn said(notes: &[Leftover]) -> Vec<(&str, &str)> {
+        notes
+            .iter()
+            .map(|n| (n.at.as_str(), n.what.as_str()))
+            .collect()
+    }
+
     fn rewritten(
         body: &str,
         page: &str,
@@ -357,12 +365,8 @@ mod tests {
             out,
             "See [the other][other], [Other][] and gone.\n\n[other]: ../b/b-faq.md\n\n"
         );
-        let said: Vec<(&str, &str)> = notes
-            .iter()
-            .map(|n| (n.at.as_str(), n.what.as_str()))
-            .collect();
         assert_eq!(
-            said,
+            said(&notes),
             [(
                 "a/faq.md:4",
                 "link definition `[lost]: ../c/none.md` removed (the links' text kept): no imported page there"
@@ -381,12 +385,8 @@ mod tests {
             out,
             "<table>\n<tr><td>See <a href=\"../ops/restart.md\">restart</a> or <a href='gone.md'>gone</a>.</td></tr>\n</table>\n\nText with <a href=\"../ops/restart.md\">inline</a> HTML.\n"
         );
-        let said: Vec<(&str, &str)> = notes
-            .iter()
-            .map(|n| (n.at.as_str(), n.what.as_str()))
-            .collect();
         assert_eq!(
-            said,
+            said(&notes),
             [(
                 "faq/kafka.md:2",
                 "link to `gone.md` in raw HTML kept: no imported page there"

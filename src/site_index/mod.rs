@@ -51,8 +51,10 @@ const LOADER_JS: &[u8] = include_bytes!("assets/kbook.js");
 const SEARCH_PAGE: &str = include_str!("assets/search.html");
 const PAGE_CSS: &[u8] = include_bytes!("assets/page.css");
 const SEARCH_CSS: &[u8] = include_bytes!("../../static/search.css");
-/// The colours search.css reads from kbook's theme, for a site without it.
-const PALETTE_CSS: &[u8] = include_bytes!("assets/palette.css");
+/// kbook's theme, whose colours search.css reads (see [`scoped_palette`]).
+const THEME_CSS: &str = include_str!("../../static/kbook.css");
+/// The result badges' style, which kbook's theme holds on its own pages.
+const BADGES_CSS: &[u8] = include_bytes!("assets/badges.css");
 /// Pages read together while the index writer files the previous ones.
 const PAGES_PER_BATCH: usize = 64;
 /// The element `--ui` adds (and a template author writes) where the search box goes.
@@ -184,7 +186,7 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     }
     let home = format!("{to_root}index.html");
     let page = SEARCH_PAGE.replace("{home}", &crate::html::escape(&home));
-    let search_css = [PALETTE_CSS, SEARCH_CSS].concat();
+    let search_css = [scoped_palette().as_bytes(), BADGES_CSS, SEARCH_CSS].concat();
     for (path, bytes) in [
         (LOADER, LOADER_JS),
         ("search.css", search_css.as_slice()),
@@ -358,6 +360,26 @@ fn html_pages(site: &Path, subdir: &str) -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// The theme's colour variables (light, and dark where the reader's system is) set on the
+/// search UI's own elements: search.css reads them, a site kbook did not build has none, and
+/// the site's own variables of the same names keep their values everywhere else.
+fn scoped_palette() -> String {
+    // The body of the first rule whose selector is `selector` (the theme opens with them).
+    let block = |selector: &str| -> &str {
+        THEME_CSS
+            .find(&format!("{selector} {{"))
+            .map(|at| &THEME_CSS[at + selector.len() + 2..])
+            .and_then(|rest| rest.find('}').map(|end| rest[..end].trim()))
+            .unwrap_or("")
+    };
+    let ui = ".kbook-search, .kbook-index-page";
+    format!(
+        "{ui} {{\n  {}\n  color: var(--fg);\n}}\n@media (prefers-color-scheme: dark) {{\n  {ui} {{\n  {}\n  }}\n}}\n",
+        block(":root"),
+        block("[data-theme=\"dark\"]")
+    )
+}
+
 /// Whether `dir` holds the search files of an earlier run with another `--output-subdir`
 /// (its pages are the search page, not the site's).
 fn is_earlier_search_dir(dir: &Path) -> bool {
@@ -382,13 +404,16 @@ impl PageEdits {
             let bytes =
                 std::fs::read(&path).map_err(io(format!("cannot read {}", path.display())))?;
             let earlier = |dir: &str| is_earlier_search_dir(&site.join(dir));
-            if let Some(out) = injected(&bytes, rel, subdir, &earlier) {
-                let tmp = path.with_extension("html.kbook-tmp");
-                std::fs::write(&tmp, out).map_err(io(format!("cannot write {}", tmp.display())))?;
-                edits.staged.push((tmp.clone(), path.clone()));
-                keep_access(&path, &tmp)?;
-            } else if !has_body(&bytes) {
-                edits.no_body.push(rel.clone());
+            match injected(&bytes, rel, subdir, &earlier) {
+                Injected::Page(out) => {
+                    let tmp = path.with_extension("html.kbook-tmp");
+                    std::fs::write(&tmp, out)
+                        .map_err(io(format!("cannot write {}", tmp.display())))?;
+                    edits.staged.push((tmp.clone(), path.clone()));
+                    keep_access(&path, &tmp)?;
+                }
+                Injected::NoBody => edits.no_body.push(rel.clone()),
+                Injected::Already => {}
             }
         }
         Ok(edits)
@@ -406,13 +431,6 @@ impl PageEdits {
         }
         Ok(n)
     }
-}
-
-/// Whether `page` has a `<body …>` and a `</body>` to put the box and the loader in.
-fn has_body(page: &[u8]) -> bool {
-    let lower = page.to_ascii_lowercase();
-    let has = |needle: &[u8]| lower.windows(needle.len()).any(|w| w == needle);
-    has(b"<body") && has(b"</body>")
 }
 
 /// Gives `tmp` the permissions of `page`, which it replaces, and (where the process may) its
@@ -440,17 +458,22 @@ impl Drop for PageEdits {
     }
 }
 
-/// The page with the search box after `<body …>` and the loader before `</body>`, or `None`
-/// when it already loads it or has no body. The loader of an earlier run into another
+/// What [`injected`] makes of a page.
+enum Injected {
+    /// The page's new text.
+    Page(Vec<u8>),
+    /// It already loads the search.
+    Already,
+    /// It has no `<body …>…</body>` to put the box and the loader in.
+    NoBody,
+}
+
+/// The page with the search box after `<body …>` and the loader before `</body>` (see
+/// [`Injected`] for the pages left alone). The loader of an earlier run into another
 /// subfolder (`earlier` says which folders hold one) is replaced, so a page never gets two
 /// boxes. Bytes, not text: the markup is ASCII, so a page in any ASCII-compatible encoding
 /// (Latin-1, Shift JIS, …) keeps its own bytes.
-fn injected(
-    page: &[u8],
-    rel: &str,
-    subdir: &str,
-    earlier: &dyn Fn(&str) -> bool,
-) -> Option<Vec<u8>> {
+fn injected(page: &[u8], rel: &str, subdir: &str, earlier: &dyn Fn(&str) -> bool) -> Injected {
     // Compiled once; `None` only if the pattern did not compile, which the tests would show.
     static EARLIER_LOADER: std::sync::OnceLock<Option<regex::bytes::Regex>> =
         std::sync::OnceLock::new();
@@ -463,7 +486,7 @@ fn injected(
     let loader = format!("{subdir}/{LOADER}");
     let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
     if find(page, loader.as_bytes()).is_some() {
-        return None;
+        return Injected::Already;
     }
     let to_root = "../".repeat(rel.matches('/').count());
     // Only a loader as this function writes it, from this page to an earlier run's folder.
@@ -476,12 +499,14 @@ fn injected(
     };
     let page: &[u8] = &page;
     let lower = page.to_ascii_lowercase();
-    let open = find(&lower, b"<body")?;
-    let close = lower.windows(7).rposition(|w| w == b"</body>")?;
-    let open_end = open + lower[open..].iter().position(|&b| b == b'>')? + 1;
-    if open_end > close {
-        return None;
-    }
+    let body = find(&lower, b"<body").and_then(|open| {
+        let close = lower.windows(7).rposition(|w| w == b"</body>")?;
+        let open_end = open + lower[open..].iter().position(|&b| b == b'>')? + 1;
+        (open_end <= close).then_some((open_end, close))
+    });
+    let Some((open_end, close)) = body else {
+        return Injected::NoBody;
+    };
     let mut out = Vec::with_capacity(page.len() + 200);
     out.extend_from_slice(&page[..open_end]);
     // A box the page has (the earlier run's, or one its template places) stays where it is.
@@ -499,5 +524,29 @@ fn injected(
         format!("<script src=\"{to_root}{loader}\" defer></script>\n").as_bytes(),
     );
     out.extend_from_slice(&page[close..]);
-    Some(out)
+    Injected::Page(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_palette_is_the_themes_on_the_search_ui_only() {
+        let css = scoped_palette();
+        // Light and dark, taken from kbook.css, under the UI's own selectors.
+        assert!(
+            css.starts_with(".kbook-search, .kbook-index-page {"),
+            "{css}"
+        );
+        assert!(
+            css.contains("--bg: #ffffff") && css.contains("--bg: #14181f"),
+            "{css}"
+        );
+        assert!(css.contains("@media (prefers-color-scheme: dark)"), "{css}");
+        assert!(
+            !css.contains(":root") && !css.contains("data-theme"),
+            "{css}"
+        );
+    }
 }

@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// What the page's live regions say (what a screen reader announces), or null while silent.
+const SPOKEN: &str = "([...document.querySelectorAll('[role=status]')].map(s => s.textContent).find(t => t) || null)";
+
 /// Which `.kb-page` sections of the single file are visible.
 const VISIBLE_SECTIONS: &str = "[...document.querySelectorAll('.kb-page')].filter(s => s.offsetParent !== null).map(s => s.id)";
 
@@ -175,9 +178,7 @@ fn keyboard_only() {
     c.tab.type_str(q).unwrap();
     c.wait_for("document.querySelectorAll('.kbook-search-results .kbook-hit').length > 1");
     // A screen reader hears how many results came (the list alone says nothing).
-    let said = c.wait_for(
-        "(() => { const s = document.querySelector('form.kbook-search [role=status]'); return s && s.textContent; })()",
-    );
+    let said = c.wait_for(SPOKEN);
     assert!(
         said.as_str().is_some_and(|s| s.ends_with(" results")),
         "{said}"
@@ -242,9 +243,9 @@ fn keyboard_only() {
         b.plain.http,
         url_encode("my job is slow sometimes")
     ));
-    let said = c.wait_for(
-        "document.querySelector('.kbook-results') && (() => { const s = [...document.querySelectorAll('[role=status]')].find(s => s.textContent); return s && s.textContent; })()",
-    );
+    let said = c.wait_for(&format!(
+        "document.querySelector('.kbook-results') && {SPOKEN}"
+    ));
     assert!(
         said.as_str()
             .is_some_and(|s| s.starts_with("No confident match.")),
@@ -257,9 +258,7 @@ fn keyboard_only() {
     ));
     c.wait_for("document.querySelector('.kbook-more')");
     // More match than the page shows: the reader hears how many in all.
-    let said = c.eval(
-        "[...document.querySelectorAll('[role=status]')].map(s => s.textContent).find(t => t) || ''",
-    );
+    let said = c.eval(SPOKEN);
     assert!(
         said.as_str().is_some_and(|s| s.contains("20 of ")),
         "{said}"

@@ -430,6 +430,17 @@ impl MarkdownRenderer {
                             }
                         }
                         Event::Text(t) | Event::Code(t) => out.text.push_str(t),
+                        // An inline element's end is no gap in the text (`**bold**, next`
+                        // reads `bold, next`; `**加粗**文字` stays one Han run).
+                        Event::End(
+                            TagEnd::Emphasis
+                            | TagEnd::Strong
+                            | TagEnd::Strikethrough
+                            | TagEnd::Superscript
+                            | TagEnd::Subscript
+                            | TagEnd::Link
+                            | TagEnd::Image,
+                        ) => {}
                         Event::SoftBreak | Event::HardBreak | Event::End(_) => out.text.push(' '),
                         _ => {}
                     }
@@ -564,6 +575,23 @@ mod tests {
         let (r, d) = render("Offsets are kept. See [SSL handshake fails](../mysql/b.md).\n");
         assert!(d.is_empty(), "{d:?}");
         assert!(r.text.contains("See SSL handshake fails"), "{}", r.text);
+    }
+
+    #[test]
+    fn inline_markup_leaves_no_gap_in_the_searched_text() {
+        // A gap would show in snippets (`dynamically , so`) and split a Han run into two
+        // (`加粗 文字` has no bigram `粗文`).
+        let (r, d) = render(
+            "Flink **detects partitions dynamically**, so *it* restarts [nothing](../mysql/b.md).\n\n**加粗**文字\n",
+        );
+        assert!(d.is_empty(), "{d:?}");
+        assert!(
+            r.text
+                .contains("Flink detects partitions dynamically, so it restarts nothing."),
+            "{}",
+            r.text
+        );
+        assert!(r.text.contains("加粗文字"), "{}", r.text);
     }
 
     #[test]

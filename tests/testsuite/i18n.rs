@@ -349,6 +349,13 @@ fn cjk_terms_are_marked_inside_running_text() {
     c.wait_for(
         "[...document.querySelectorAll('.kbook-search-results mark')].some(m => m.textContent === '存量数据')",
     );
+
+    // One character, which the book has only at the end of a run (`…处理得很慢。`).
+    c.open(&format!("{http}search.html?q={}", url_encode("慢")));
+    let first = c.wait_for(
+        "(() => { const li = document.querySelector('#kbook-search-page-results .kbook-result'); return li && li.dataset.id; })()",
+    );
+    assert_eq!(first, "kafka-source-latency-50-years");
     c.assert_no_errors("CJK highlighting");
 }
 

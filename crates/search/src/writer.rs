@@ -461,6 +461,32 @@ mod tests {
     }
 
     #[test]
+    fn one_cjk_character_finds_every_entry_that_has_it() {
+        let doc = |id: &str, body: &str| EntryDoc {
+            id: id.into(),
+            url: format!("c/{id}.html"),
+            title: "作业问题".into(),
+            connector: "kafka".into(),
+            kind: "error".into(),
+            body: body.into(),
+            ..EntryDoc::default()
+        };
+        let d = [
+            doc("ends", "作业处理得很慢。"),
+            doc("starts", "慢查询导致超时"),
+            doc("inside", "作业缓慢地运行"),
+            doc("none", "作业正常运行"),
+        ];
+        let packed = crate::build_packed_index(&d).unwrap();
+        let mut got = search(packed.clone(), "慢");
+        got.sort();
+        assert_eq!(got, ["ends", "inside", "starts"]);
+        // After other words, too; a two-character query stays a bigram.
+        assert!(search(packed.clone(), "kafka 慢").contains(&"ends".to_string()));
+        assert_eq!(search(packed, "很慢"), ["ends"]);
+    }
+
+    #[test]
     fn analysed_ahead_serves_only_its_own_text() {
         use crate::Analyzer;
         use tantivy::tokenizer::TokenStream;

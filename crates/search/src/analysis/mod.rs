@@ -172,6 +172,11 @@ trait TokenSink {
 
     /// No token pushed from now on has a position below `pos` (the position counter).
     fn settle(&mut self, _pos: usize) {}
+
+    /// Whether the tokens go into the index (see [`scanner`]'s CJK runs), not into a query.
+    fn indexing(&self) -> bool {
+        false
+    }
 }
 
 impl TokenSink for Vec<Tok> {

@@ -211,6 +211,14 @@ impl<S: TokenSink> Analysis<'_, '_, S> {
         let used = for_each_bigram(run, |a, b, k| {
             sink.push(&run[a..b], start + a, start + b, pos + k, true);
         });
+        // The index also holds a run's last character alone, beside its last bigram: a
+        // one-character query (`慢`) finds it there and everywhere else as the prefix of a
+        // bigram (`慢了`). Queries are analysed without it, so their terms stay bigrams.
+        if sink.indexing()
+            && let Some((at, _)) = run.char_indices().next_back().filter(|&(at, _)| at > 0)
+        {
+            sink.push(&run[at..], start + at, end, pos + used - 1, false);
+        }
         self.pos += used;
     }
 

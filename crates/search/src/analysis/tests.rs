@@ -157,6 +157,7 @@ fn prose_stems_plain_words_only() {
 
 #[test]
 fn token_stream_is_the_analysis_sorted_by_position() {
+    // (CJK runs differ: see `the_index_holds_a_cjk_runs_last_character_alone…`.)
     // Parts over MAX_PART_CHARS are skipped, so a segment's whole form can sit at the
     // position of the next chunk's first part: the stream must order those exactly as a
     // stable sort by (position, !part) of the analysis does.
@@ -221,6 +222,34 @@ fn stem_cache_matches_the_stemmer_across_clears() {
     assert!(lower.len() > STEM_CACHE_WORD_BYTES);
     let whole = texts(&camel, Analyzer::Prose);
     assert_eq!(whole.last(), Some(&stemmer.stem(&lower).into_owned()));
+}
+
+#[test]
+fn the_index_holds_a_cjk_runs_last_character_alone_and_queries_do_not() {
+    let text = "作业很慢。慢查询";
+    let mut tokenizer = KbTokenizer(Analyzer::Prose);
+    let mut stream = tokenizer.token_stream(text);
+    let mut got = Vec::new();
+    while stream.advance() {
+        let t = stream.token();
+        got.push((t.text.clone(), t.position));
+    }
+    let want = [
+        ("作业", 0),
+        ("业很", 1),
+        ("很慢", 2),
+        ("慢", 2),
+        ("慢查", 3),
+        ("查询", 4),
+        ("询", 4),
+    ];
+    assert_eq!(got, want.map(|(t, p)| (t.to_string(), p)));
+    // A query's terms stay bigrams (and a lone character its own token).
+    assert_eq!(
+        analyze_parts(text, Analyzer::Prose),
+        ["作业", "业很", "很慢", "慢查", "查询"]
+    );
+    assert_eq!(texts("慢", Analyzer::Prose), ["慢"]);
 }
 
 #[test]

@@ -69,6 +69,10 @@ impl TokenSink for StreamSink {
     fn settle(&mut self, pos: usize) {
         self.settle_below(pos);
     }
+
+    fn indexing(&self) -> bool {
+        true
+    }
 }
 
 impl Tokenizer for KbTokenizer {

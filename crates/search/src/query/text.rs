@@ -395,15 +395,23 @@ fn without_title_tags(text: &str) -> &str {
 }
 
 /// The last word of `text`, lowercased, when it may be unfinished: at least 3 letters, only
-/// letters, and nothing (no space, no punctuation) after it.
+/// letters, and nothing (no space, no punctuation) after it. A lone CJK character at the end
+/// (`锁`, `kafka 慢`) is one too: the text holds it only inside bigrams (`锁表`), which its
+/// prefix finds.
 pub(super) fn unfinished_last_word(text: &str) -> Option<String> {
+    let mut back = text.chars().rev();
+    if let Some(c) = back.next()
+        && is_cjk(c)
+    {
+        return (!back.next().is_some_and(is_cjk)).then(|| c.to_string());
+    }
     let start = text
         .char_indices()
         .rev()
         .find(|(_, c)| !c.is_alphanumeric())
         .map_or(0, |(i, c)| i + c.len_utf8());
     let word = &text[start..];
-    // CJK text has no word ends to complete: its bigrams already match inside words.
+    // Longer CJK text has no word ends to complete: its bigrams already match inside words.
     (word.chars().count() >= 3 && word.chars().all(|c| c.is_alphabetic() && !is_cjk(c)))
         .then(|| word.to_lowercase())
 }
@@ -599,6 +607,11 @@ mod tests {
         assert_eq!(unfinished_last_word("error 4019"), None);
         assert_eq!(unfinished_last_word(""), None);
         assert_eq!(unfinished_last_word("schéma").as_deref(), Some("schéma"));
+        assert_eq!(unfinished_last_word("锁").as_deref(), Some("锁"));
+        assert_eq!(unfinished_last_word("kafka 慢").as_deref(), Some("慢"));
+        assert_eq!(unfinished_last_word("mysql锁").as_deref(), Some("锁"));
+        assert_eq!(unfinished_last_word("死锁"), None);
+        assert_eq!(unfinished_last_word("锁 "), None);
     }
 
     #[test]

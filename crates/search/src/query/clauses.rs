@@ -279,14 +279,21 @@ pub(super) fn typo_clauses(
 /// Search as you type: the unfinished last `word` of a short query is also a prefix (`kafka
 /// offs` finds "offsets"). The clause scores a constant, so a finished word gains only a
 /// little from it (measured neutral on the labelled sets). Prose fields hold stems, so the
-/// prefix is the word's stem there.
+/// prefix is the word's stem there. A lone CJK character is looked up in the tags too, where
+/// an English book keeps its readers' Chinese symptom lines.
 pub(super) fn prefix_clauses(
     stage: &Stage<'_>,
     word: &str,
     clauses: &mut Vec<Clause>,
     walks: &mut Vec<(Field, FuzzyTermQuery)>,
 ) {
-    for fi in [F_SIG, F_TITLE, F_BODY] {
+    let cjk = word.chars().all(crate::script::is_cjk);
+    let fields: &[usize] = if cjk {
+        &[F_SIG, F_TITLE, F_TAGS, F_BODY]
+    } else {
+        &[F_SIG, F_TITLE, F_BODY]
+    };
+    for &fi in fields {
         let Some(prefix) = analyze(word, TEXT_FIELDS[fi].analyzer)
             .into_iter()
             .find(|t| t.part)

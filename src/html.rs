@@ -106,6 +106,10 @@ pub(crate) struct Text {
 pub(crate) fn collect(el: ElementRef, whole_body: bool, out: &mut Text) {
     for child in el.children() {
         match child.value() {
+            // The page's own U+2029 would pair with a heading's marks.
+            Node::Text(t) if t.contains(kbook_search::HEADING_MARK) => out
+                .prose
+                .push_str(&t.replace(kbook_search::HEADING_MARK, " ")),
             Node::Text(t) => out.prose.push_str(t),
             Node::Element(e) => {
                 let name = e.name();
@@ -127,8 +131,15 @@ pub(crate) fn collect(el: ElementRef, whole_body: bool, out: &mut Text) {
                     out.prose.push('\n');
                     continue;
                 }
+                // A heading's text is marked, so a snippet stays in its section and names it.
+                let heading = matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6");
+                if heading {
+                    out.prose.push(kbook_search::HEADING_MARK);
+                }
                 collect(child_el, whole_body, out);
-                if BLOCKS.contains(&name) {
+                if heading {
+                    out.prose.push(kbook_search::HEADING_MARK);
+                } else if BLOCKS.contains(&name) {
                     out.prose.push('\n');
                 }
             }

@@ -340,10 +340,7 @@ fn manifest_files(meta: &SearchMeta) -> Result<[(String, Vec<u8>); 2]> {
 /// Reads search/manifest.json of the built site `site`.
 pub fn read_manifest(site: &Path) -> Result<SearchMeta> {
     let path = site.join(MANIFEST_JSON_PATH);
-    let text = std::fs::read_to_string(&path).map_err(io(format!(
-        "cannot read {}: run `kbook build` first",
-        path.display()
-    )))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| unreadable(site, &path, e))?;
     serde_json::from_str(&text).map_err(|source| AssetError::Json {
         what: format!(
             "{} is not a search manifest: rebuild the site",
@@ -355,9 +352,51 @@ pub fn read_manifest(site: &Path) -> Result<SearchMeta> {
 
 // ------------------------------------------------------------------ reading a built site
 
-/// Why `site` has no index in `dir`, and what to give instead: a site `kbook index` added
-/// search to holds it in a folder of its own (`kbook/`). Read only when the index is missing.
-fn no_index_message(site: &Path, dir: &Path) -> String {
+/// A file or folder of the site `site` that could not be read: what to do depends on why (a
+/// missing build, a folder given one level too deep, permissions).
+fn unreadable(site: &Path, path: &Path, e: std::io::Error) -> AssetError {
+    if e.kind() != std::io::ErrorKind::NotFound {
+        return AssetError::Io {
+            what: format!("cannot read {}", path.display()),
+            source: e,
+        };
+    }
+    AssetError::Missing(no_index_message(site, path))
+}
+
+/// Why `site` has no index at `missing`, and what to give instead. Read only when the index
+/// is missing.
+fn no_index_message(site: &Path, missing: &Path) -> String {
+    if !site.exists() {
+        return format!(
+            "{} does not exist: give --site the folder `kbook build` wrote (its --dest, or the book's build-dir), or build it first",
+            site.display()
+        );
+    }
+    if !site.is_dir() {
+        return format!(
+            "{} is not a folder: give --site the folder `kbook build` wrote",
+            site.display()
+        );
+    }
+    // The search folder itself (`--site site/search`).
+    if site
+        .join(MANIFEST_JSON_PATH.trim_start_matches("search/"))
+        .is_file()
+        && let Some(parent) = site.parent()
+    {
+        let parent = if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
+        };
+        return format!(
+            "{} is the site's search folder: give the site itself, {}",
+            site.display(),
+            parent.display()
+        );
+    }
+    // A site `kbook index` added search to holds it in a folder of its own (`kbook/`).
     let indexed = std::fs::read_dir(site).ok().and_then(|items| {
         items.flatten().map(|e| e.path()).find(|p| {
             p.join(crate::site_index::LOADER).is_file() && p.join(MANIFEST_JSON_PATH).is_file()
@@ -366,12 +405,13 @@ fn no_index_message(site: &Path, dir: &Path) -> String {
     match indexed {
         Some(sub) => format!(
             "no search index in {}: this site's search is in {} (give that as --site)",
-            dir.display(),
+            site.display(),
             sub.display()
         ),
         None => format!(
-            "no search index in {}: run `kbook build` first",
-            dir.display()
+            "no search index in {} ({} is missing): build the site with `kbook build`, or give --site the folder it wrote",
+            site.display(),
+            missing.display()
         ),
     }
 }
@@ -379,14 +419,16 @@ fn no_index_message(site: &Path, dir: &Path) -> String {
 /// Finds the packed index of the built site `site`: the one its manifest names, or (a site
 /// without one) the newest `search/index.*.bin`.
 pub fn find_index(site: &Path) -> Result<PathBuf> {
-    if site.join(MANIFEST_JSON_PATH).is_file() {
-        return Ok(site.join(read_manifest(site)?.index));
+    let manifest = site.join(MANIFEST_JSON_PATH);
+    match std::fs::metadata(&manifest) {
+        Ok(_) => return Ok(site.join(read_manifest(site)?.index)),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(unreadable(site, &manifest, e));
+        }
+        Err(_) => {}
     }
     let dir = site.join("search");
-    let entries = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(e) => return Err(io(no_index_message(site, &dir))(e)),
-    };
+    let entries = std::fs::read_dir(&dir).map_err(|e| unreadable(site, &dir, e))?;
     let mut found: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
     for e in entries {
         let e = e.map_err(io(format!("cannot list {}", dir.display())))?;
@@ -402,9 +444,9 @@ pub fn find_index(site: &Path) -> Result<PathBuf> {
     found.sort();
     match found.pop() {
         Some((_, p)) => Ok(p),
-        None => Err(AssetError::Missing(format!(
-            "no search/index.*.bin in {}: run `kbook build` first",
-            dir.display()
+        None => Err(AssetError::Missing(no_index_message(
+            site,
+            &dir.join("index.*.bin"),
         ))),
     }
 }
@@ -412,7 +454,17 @@ pub fn find_index(site: &Path) -> Result<PathBuf> {
 /// Opens the packed index of the built site `site`.
 pub fn open_index(site: &Path) -> Result<BookIndex> {
     let path = find_index(site)?;
-    let bytes = std::fs::read(&path).map_err(io(format!("cannot read {}", path.display())))?;
+    let bytes = std::fs::read(&path).map_err(|e| match e.kind() {
+        // The manifest names an index the folder no longer holds.
+        std::io::ErrorKind::NotFound => AssetError::Missing(format!(
+            "{} is missing (search/manifest.json names it): rebuild the site with `kbook build`",
+            path.display()
+        )),
+        _ => AssetError::Io {
+            what: format!("cannot read {}", path.display()),
+            source: e,
+        },
+    })?;
     BookIndex::open(bytes).map_err(search_err(format!(
         "cannot open {}: rebuild the book",
         path.display()

@@ -485,6 +485,11 @@
     var chars = Array.from(snippet.text);
     var ranges = (snippet.highlights || []).slice().sort(function (a, b) { return a[0] - b[0]; });
     var pos = 0;
+    // The heading of the passage's section leads it, as a label.
+    if (snippet.section) {
+      node.appendChild(el("span", "kbook-hit-section", snippet.section));
+      node.appendChild(document.createTextNode(" \u2014 "));
+    }
     ranges.forEach(function (r) {
       var start = Math.max(pos, Math.min(r[0], chars.length));
       var end = Math.max(start, Math.min(r[1], chars.length));

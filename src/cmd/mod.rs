@@ -235,9 +235,20 @@ fn open_built_index(book: &Path, site: Option<&Path>) -> Result<kbook_search::Bo
             "{} is not a folder: name the book with --book, or a built site with --site",
             book.display()
         ),
-        None => Config::load(book)
-            .map_err(|d| diagnostics_error(&d))?
-            .build_dir(),
+        None => {
+            let dir = Config::load(book)
+                .map_err(|d| diagnostics_error(&d))?
+                .build_dir();
+            // Run outside any book: say so, rather than name a default folder never built.
+            if !dir.exists() && !book.join("book.toml").exists() {
+                anyhow::bail!(
+                    "no book.toml in {} and no built site in {}: pass --book DIR (a book's folder) or --site DIR (a folder `kbook build` wrote)",
+                    book.display(),
+                    dir.display()
+                );
+            }
+            dir
+        }
     };
     Ok(kbook::search_assets::open_index(&site)?)
 }

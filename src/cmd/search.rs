@@ -4,7 +4,6 @@ use super::{one_line, open_built_index};
 use anyhow::{Context, Result, bail};
 use kbook_search::version::{Version, VersionMatch, parse_product_version};
 use kbook_search::{SearchOptions, SearchResults, Tuning};
-use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,7 +13,9 @@ pub struct SearchArgs {
     /// The query: words, an error message, or a pasted line (quote it in the shell).
     pub query: Vec<String>,
     /// Read the query from standard input (e.g. `kubectl logs pod | kbook search --stdin`);
-    /// words given as well go before the paste, as its first line.
+    /// words given as well go before the paste, as its first line. Standard input is also
+    /// read when no words are given and it is a pipe or a file, or when the only word is `-`.
+    /// Of a paste over 256 KiB the first and last 128 KiB are searched (a note says so).
     #[arg(long)]
     pub stdin: bool,
     /// Print JSON (`{"hits": [...], "confident": bool, "signals": {...}}`; the signals are
@@ -45,28 +46,125 @@ pub struct SearchArgs {
     pub site: Option<PathBuf>,
 }
 
-fn read_query(args: &SearchArgs) -> Result<String> {
-    let mut q = args.query.join(" ");
-    if args.stdin {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .context("cannot read standard input")?;
-        // Logs are not always UTF-8; keep what can be read.
-        let text = String::from_utf8_lossy(&buf);
-        if !q.is_empty() {
-            q.push('\n');
-        }
-        q.push_str(&text);
+/// The query: the words given, then standard input when `--stdin` is given, the only word
+/// is `-`, or no words are given and standard input is not a terminal (a pipe or a file).
+/// Also whether standard input was read and was empty.
+fn read_query(args: &SearchArgs) -> Result<(String, Option<StdinText>)> {
+    use std::io::IsTerminal;
+    let dash = args.query.len() == 1 && args.query[0] == "-";
+    let words = if dash {
+        String::new()
+    } else {
+        args.query.join(" ")
+    };
+    let from_stdin =
+        args.stdin || dash || (args.query.is_empty() && !std::io::stdin().is_terminal());
+    if !from_stdin {
+        return Ok((words, None));
     }
-    Ok(q)
+    let read = read_bounded(std::io::stdin().lock()).context("cannot read standard input")?;
+    let mut q = words;
+    if !q.is_empty() {
+        q.push('\n');
+    }
+    q.push_str(&read.text);
+    Ok((q, Some(read)))
+}
+
+/// What was read from standard input.
+struct StdinText {
+    text: String,
+    /// Its size in bytes, when more than [`kbook_search::MAX_QUERY_BYTES`] (the search reads
+    /// only the head and tail that fit).
+    cut_from: Option<u64>,
+}
+
+/// Reads `input` keeping only its first and last half of [`kbook_search::MAX_QUERY_BYTES`]
+/// (what the search reads of a longer text), so a long log does not fill memory. UTF-16 with
+/// a byte-order mark (Windows editors, PowerShell) is decoded; other bytes that are not UTF-8
+/// are replaced.
+fn read_bounded(mut input: impl std::io::Read) -> std::io::Result<StdinText> {
+    let half = kbook_search::MAX_QUERY_BYTES / 2;
+    let (mut head, mut tail) = (Vec::new(), Vec::new());
+    let mut total: u64 = 0;
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let n = match input.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        total += n as u64;
+        let mut bytes = &chunk[..n];
+        if head.len() < half {
+            let take = bytes.len().min(half - head.len());
+            head.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+        }
+        tail.extend_from_slice(bytes);
+        // Keep the tail within twice its size; drained in bulk, not per read.
+        if tail.len() > 2 * half {
+            tail.drain(..tail.len() - half);
+        }
+    }
+    let cut = total > kbook_search::MAX_QUERY_BYTES as u64;
+    if cut && tail.len() > half {
+        tail.drain(..tail.len() - half);
+    }
+    let text = if cut {
+        format!("{}\n{}", decode(&head), decode(&tail))
+    } else {
+        head.extend_from_slice(&tail);
+        decode(&head)
+    };
+    Ok(StdinText {
+        text,
+        cut_from: cut.then_some(total),
+    })
+}
+
+/// Text of `bytes`: UTF-16 when it starts with a byte-order mark, else UTF-8 (a UTF-8 mark
+/// dropped, bytes that are not UTF-8 replaced: logs are not always clean).
+fn decode(bytes: &[u8]) -> String {
+    let utf16 = |le: bool| {
+        let units: Vec<u16> = bytes[2..]
+            .chunks_exact(2)
+            .map(|c| {
+                if le {
+                    u16::from_le_bytes([c[0], c[1]])
+                } else {
+                    u16::from_be_bytes([c[0], c[1]])
+                }
+            })
+            .collect();
+        String::from_utf16_lossy(&units)
+    };
+    match bytes {
+        [0xFF, 0xFE, ..] => utf16(true),
+        [0xFE, 0xFF, ..] => utf16(false),
+        [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
+        _ => String::from_utf8_lossy(bytes).into_owned(),
+    }
 }
 
 /// Runs `kbook search`.
 pub fn run(args: &SearchArgs) -> Result<ExitCode> {
-    let query = read_query(args)?;
+    let (query, read) = read_query(args)?;
     if query.trim().is_empty() {
-        bail!("empty query: pass words to search for, or --stdin to read a paste");
+        if read.is_some() {
+            bail!(
+                "standard input was empty: pipe a paste into it (`kubectl logs pod | kbook search`), or pass words to search for"
+            );
+        }
+        bail!("empty query: pass words to search for, or pipe a paste into standard input");
+    }
+    if let Some(total) = read.as_ref().and_then(|r| r.cut_from) {
+        let half = kbook_search::MAX_QUERY_BYTES / 2 / 1024;
+        eprintln!(
+            "note: the paste is {:.1} MiB; kbook searches its first and last {half} KiB, where a log's failure usually is: paste the part around the error for a closer match",
+            total as f64 / (1024.0 * 1024.0)
+        );
     }
     let version = match &args.version {
         Some(v) => Some(parse_product_version(v).with_context(|| {
@@ -105,6 +203,27 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         tuning: Tuning::default(),
     };
     let results = index.search(&query, &opts)?;
+    // A product no entry names marks nothing: a misspelt one would pass unnoticed. Checked
+    // only when no hit was marked (reading every entry's versions is not per search).
+    if let Some((product, _)) = &opts.version
+        && results.hits.iter().all(|h| {
+            h.version_match
+                .is_none_or(|m| m == kbook_search::version::VersionMatch::Unknown)
+        })
+    {
+        let products = index.version_products();
+        if !products.contains(product) {
+            if products.is_empty() {
+                bail!(
+                    "no entry of this book names product versions: --version has nothing to compare with"
+                );
+            }
+            bail!(
+                "no product `{product}` in this book's entries; known: {}",
+                products.join(", ")
+            );
+        }
+    }
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&results)?)?;
     } else {
@@ -182,7 +301,7 @@ fn print_results(
             .filter_map(|(name, v)| v.as_ref().map(|v| format!("{name} `{v}`")))
             .collect();
         if !filters.is_empty() {
-            return outln!("No entries of {} match.", filters.join(" and "));
+            return outln!("No entries of {} match this query.", filters.join(" and "));
         }
         return outln!("No entries match.");
     }
@@ -221,4 +340,56 @@ fn print_results(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_paste_is_read_as_its_head_and_tail() {
+        let half = kbook_search::MAX_QUERY_BYTES / 2;
+        let mut log = "INFO starting\n".repeat(half / 14 + 10);
+        log.push_str(&"x".repeat(600 * 1024));
+        log.push_str("\nCaused by: java.sql.SQLException: the root cause\n");
+        // Read in small pieces, as a pipe gives them.
+        struct Drip<'a>(&'a [u8]);
+        impl std::io::Read for Drip<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = buf.len().min(self.0.len()).min(1000);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let r = read_bounded(Drip(log.as_bytes())).unwrap();
+        assert_eq!(r.cut_from, Some(log.len() as u64));
+        assert!(r.text.starts_with("INFO starting\n"));
+        assert!(r.text.ends_with("the root cause\n"));
+        assert!(
+            r.text.len() <= kbook_search::MAX_QUERY_BYTES + 1,
+            "{}",
+            r.text.len()
+        );
+        // A short one is read whole.
+        let r = read_bounded("one line".as_bytes()).unwrap();
+        assert_eq!((r.text.as_str(), r.cut_from), ("one line", None));
+    }
+
+    #[test]
+    fn utf16_with_a_byte_order_mark_is_decoded() {
+        let text = "Caused by: 连接失败";
+        let le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let be: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        assert_eq!(decode(&le), text);
+        assert_eq!(decode(&be), text);
+        assert_eq!(decode("\u{feff}plain".as_bytes()), "plain");
+        assert_eq!(decode(b"bad \xff byte"), "bad \u{fffd} byte");
+    }
 }

@@ -393,8 +393,11 @@ impl MarkdownRenderer {
                                 text: text.clone(),
                             });
                         }
-                        out.text.push_str(&text);
-                        out.text.push('\n');
+                        // Marked, so a snippet stays in its section and names it.
+                        out.text.push(kbook_search::HEADING_MARK);
+                        out.text
+                            .push_str(&text.replace(kbook_search::HEADING_MARK, " "));
+                        out.text.push(kbook_search::HEADING_MARK);
                         let class_attr = if classes.is_empty() {
                             String::new()
                         } else {
@@ -429,7 +432,10 @@ impl MarkdownRenderer {
                                 out.code.push_str(&text.code);
                             }
                         }
-                        Event::Text(t) | Event::Code(t) => out.text.push_str(t),
+                        // The source's own U+2029 would pair with a heading's marks.
+                        Event::Text(t) | Event::Code(t) => out
+                            .text
+                            .push_str(&t.replace(kbook_search::HEADING_MARK, " ")),
                         // An inline element's end is no gap in the text (`**bold**, next`
                         // reads `bold, next`; `**加粗**文字` stays one Han run).
                         Event::End(

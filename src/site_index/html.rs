@@ -102,7 +102,11 @@ fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
                     .filter(|t| !t.is_empty())
             })
             .unwrap_or_else(|| rel.to_string());
-    let body = text.prose.trim().to_string();
+    // Trimmed but for the heading marks, which pair up in order.
+    let body = text
+        .prose
+        .trim_matches(|c: char| c.is_whitespace() && c != kbook_search::HEADING_MARK)
+        .to_string();
     if body.is_empty() && text.code.trim().is_empty() {
         return PageDoc::Skipped("no text in its content");
     }

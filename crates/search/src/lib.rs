@@ -39,7 +39,7 @@ pub use analysis::{Analyzer, analyze};
 pub use book::BookIndex;
 pub use lazy::{LazyIndex, LazyOutcome};
 pub use pack::{FORMAT_VERSION, MAGIC, packed_digest};
-pub use query::Tuning;
+pub use query::{MAX_QUERY_BYTES, Tuning};
 #[cfg(not(target_arch = "wasm32"))]
 pub use writer::{
     KeptSegments, build_packed_index, build_packed_index_batched, build_packed_index_keeping,
@@ -263,4 +263,12 @@ pub struct Snippet {
     pub text: String,
     /// Highlighted ranges as char (not byte) offsets into `text`, so JS can slice safely.
     pub highlights: Vec<(usize, usize)>,
+    /// The heading of the section the passage is from, when the body has headings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
 }
+
+/// Stands before and after each heading's text in an entry's body (U+2029, PARAGRAPH
+/// SEPARATOR: white space to every analyzer): a snippet stays inside one section and names
+/// its heading.
+pub const HEADING_MARK: char = '\u{2029}';

@@ -95,6 +95,24 @@ fn search_with_a_version_lists_other_versions_last_and_marks_them() {
         assert_eq!(header, expected, "{extra:?}\n{text}");
     }
     assert!(text.contains(&format!("{mark} (best match)")), "{text}");
+    // The number asked for changes neither the first hit nor the verdict.
+    let one = json(&["--version", "vvr=8.0.11", "--limit", "1"]);
+    assert_eq!(ids(&one), ids(&past_fix)[..1], "{one}");
+    assert_eq!(one["confident"], false, "{one}");
+    assert_eq!(one["best_other_version"], "kafka-ssl-handshake", "{one}");
+    // A product the book does not name is refused, with the ones it does.
+    let typo = kbook()
+        .args(["search", "--version", "vrr=8.0.11", "--site"])
+        .arg(&c.out)
+        .arg(q)
+        .output()
+        .unwrap();
+    assert!(!typo.status.success());
+    assert!(
+        stderr(&typo).contains("no product `vrr`") && stderr(&typo).contains("vvr"),
+        "{}",
+        stderr(&typo)
+    );
     let bad = kbook()
         .args(["search", "--version", "vvr=eight", "--site"])
         .arg(&c.out)
@@ -297,4 +315,132 @@ fn search_filters_take_slugs_or_names_and_refuse_others() {
         "{}",
         stderr(&o)
     );
+}
+
+/// A paste piped into `kbook search` is read without `--stdin` (and with `-`); an empty one
+/// is named as such; a site that cannot be searched says why and what to give instead.
+#[test]
+fn search_reads_a_pipe_and_says_what_to_give_instead_of_a_missing_site() {
+    use std::io::Write;
+    let c = case("good");
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let piped = |args: &[&std::ffi::OsStr], input: &[u8]| {
+        let mut child = kbook()
+            .arg("search")
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let site = c.out.as_os_str();
+    let trace = b"javax.net.ssl.SSLHandshakeException: PKIX path building failed\n\tat sun.security.ssl.Alert.createSSLException(Alert.java:131)\n";
+    for args in [
+        &[std::ffi::OsStr::new("--site"), site][..],
+        &[
+            std::ffi::OsStr::new("--site"),
+            site,
+            std::ffi::OsStr::new("-"),
+        ],
+    ] {
+        let o = piped(args, trace);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains(" 1. ") && out.contains("kafka-ssl-handshake"),
+            "{out}"
+        );
+    }
+    let o = piped(&[std::ffi::OsStr::new("--site"), site], b"");
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("standard input was empty"),
+        "{}",
+        stderr(&o)
+    );
+
+    let fails = |site: &std::path::Path| {
+        let o = kbook()
+            .args(["search", "--site"])
+            .arg(site)
+            .arg("ssl")
+            .output()
+            .unwrap();
+        assert!(!o.status.success());
+        stderr(&o)
+    };
+    let missing = c.out.join("no-such-folder");
+    assert!(
+        fails(&missing).contains("does not exist"),
+        "{}",
+        fails(&missing)
+    );
+    let inner = c.out.join("search");
+    let said = fails(&inner);
+    assert!(
+        said.contains("is the site's search folder") && said.contains(&c.out.display().to_string()),
+        "{said}"
+    );
+    // No book.toml and no built site where search looks by default.
+    let empty = tempfile::tempdir().unwrap();
+    let o = kbook()
+        .current_dir(empty.path())
+        .args(["search", "ssl"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("no book.toml in") && stderr(&o).contains("--site DIR"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `--explain`'s first line adds up: the fields' scores, summed, times the reranking factor
+/// give the hit's score.
+#[test]
+fn search_explain_adds_up() {
+    let c = case("good");
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = kbook()
+        .args(["search", "--json", "--explain", "--site"])
+        .arg(&c.out)
+        .arg("SSLHandshakeException PKIX path building failed kafka")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let hits = r["hits"].as_array().unwrap();
+    assert!(!hits.is_empty());
+    for h in hits {
+        let first = h["explain"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string();
+        // "score 215.447 = (title=60.54 + sig=38.56) × 1.398"
+        let (lhs, rhs) = first.split_once(" = (").unwrap();
+        let score: f64 = lhs.trim_start_matches("score ").parse().unwrap();
+        let (fields, factor) = rhs.split_once(") × ").unwrap();
+        let sum: f64 = fields
+            .split(" + ")
+            .map(|f| f.split_once('=').unwrap().1.parse::<f64>().unwrap())
+            .sum();
+        let factor: f64 = factor.parse().unwrap();
+        assert!(
+            (sum * factor - score).abs() <= 0.01 * score.max(1.0),
+            "{first}: {sum} × {factor} is not {score}"
+        );
+        assert!(
+            (h["score"].as_f64().unwrap() - score).abs() < 0.01,
+            "{first}"
+        );
+    }
 }

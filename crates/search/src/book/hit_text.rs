@@ -19,10 +19,13 @@ pub(super) fn best_error(errors: &[&str], built: &BuiltQuery) -> Option<String> 
         let mut seen: Vec<String> = Vec::new();
         for (fi, a) in [(F_SIG, Analyzer::Sig), (F_IDS, Analyzer::Ident)] {
             for t in analyze(e, a) {
-                if let Some(w) = built.field_terms[fi].get(&t.text)
+                // A function word (`a`, `the`) or one of no weight names no error.
+                if let Some(&w) = built.field_terms[fi].get(&t.text)
+                    && w > 0.0
+                    && !crate::query::is_stopword(&t.text)
                     && !seen.contains(&t.text)
                 {
-                    score += w.max(0.01);
+                    score += w;
                     seen.push(t.text);
                 }
             }
@@ -35,11 +38,21 @@ pub(super) fn best_error(errors: &[&str], built: &BuiltQuery) -> Option<String> 
 }
 
 /// A passage of `text` around the densest cluster of query terms, with char-offset highlights.
+/// Headings (between two [`crate::HEADING_MARK`]s) are never part of the passage: it stays
+/// inside one section, and names that section's heading.
 pub(super) fn snippet(text: &str, terms: &HashMap<String, f32>, analyzer: Analyzer) -> Snippet {
-    let text = text.trim();
-    if text.is_empty() {
+    let text = text.trim_matches(|c: char| c.is_whitespace() && c != crate::HEADING_MARK);
+    if text.trim().is_empty() {
         return Snippet::default();
     }
+    let mark = crate::HEADING_MARK.len_utf8();
+    // Byte ranges of the headings' texts (marks paired in order; an odd last one is no heading).
+    let marks: Vec<usize> = text
+        .match_indices(crate::HEADING_MARK)
+        .map(|(i, _)| i)
+        .collect();
+    let headings: Vec<(usize, usize)> =
+        marks.chunks_exact(2).map(|p| (p[0] + mark, p[1])).collect();
     let toks: Vec<_> = analyze(text, analyzer)
         .into_iter()
         .filter(|t| terms.contains_key(&t.text))
@@ -63,34 +76,59 @@ pub(super) fn snippet(text: &str, terms: &HashMap<String, f32>, analyzer: Analyz
             best = (score, t.from);
         }
     }
+    // No match: the first words, those of the first section when a heading comes first.
+    if best.0 == 0.0
+        && let Some(h) = headings
+            .first()
+            .filter(|h| text[..h.0 - mark].trim().is_empty())
+    {
+        best.1 = h.0;
+    }
+    // The section of that token: the last heading that starts at or before it. A match in
+    // the heading itself shows the section's first words.
+    let section = headings.iter().rev().find(|h| h.0 <= best.1).copied();
+    let floor = section.map_or(0, |h| h.1 + mark);
+    let anchor = best.1.max(floor);
     // Start a little before the first match, on a char boundary, preferably at a word start.
-    let mut start = best.1.saturating_sub(40);
-    while start > 0 && !text.is_char_boundary(start) {
+    let mut start = anchor.saturating_sub(40).max(floor);
+    while start > floor && !text.is_char_boundary(start) {
         start -= 1;
     }
     // After the first whitespace, whatever its width (a no-break or ideographic space is
     // more than one byte).
-    if start > 0
-        && let Some((sp, c)) = text[start..best.1]
+    if start > floor
+        && let Some((sp, c)) = text[start..anchor]
             .char_indices()
             .find(|(_, c)| c.is_whitespace())
     {
         start += sp + c.len_utf8();
     }
-    let end = text[start..]
+    // The section ends where the next heading starts.
+    let section_end = headings
+        .iter()
+        .find(|h| h.0 > start)
+        .map_or(text.len(), |h| h.0 - mark);
+    let end = text[start..section_end]
         .char_indices()
         .nth(SNIPPET_CHARS)
-        .map_or(text.len(), |(off, _)| start + off);
-    let window = &text[start..end];
-    let prefix = if start > 0 { "…" } else { "" };
-    let suffix = if end < text.len() { "…" } else { "" };
-    let shown = format!("{prefix}{window}{suffix}");
+        .map_or(section_end, |(off, _)| start + off);
+    let raw = &text[start..end];
+    let window = raw.trim_end();
+    let end = start + window.len();
+    let prefix = if start > floor { "…" } else { "" };
+    let suffix = if end < section_end && !text[end..section_end].trim().is_empty() {
+        "…"
+    } else {
+        ""
+    };
+    let lead = window.len() - window.trim_start().len();
+    let shown = format!("{prefix}{}{suffix}", window.trim_start());
     let shift = prefix.chars().count();
     // Byte ranges inside the window, merged, then converted to char offsets.
     let mut ranges: Vec<(usize, usize)> = toks
         .iter()
-        .filter(|t| t.from >= start && t.to <= end)
-        .map(|t| (t.from - start, t.to - start))
+        .filter(|t| t.from >= start + lead && t.to <= end)
+        .map(|t| (t.from - start - lead, t.to - start - lead))
         .collect();
     ranges.sort_unstable();
     let mut merged: Vec<(usize, usize)> = Vec::new();
@@ -100,14 +138,19 @@ pub(super) fn snippet(text: &str, terms: &HashMap<String, f32>, analyzer: Analyz
             _ => merged.push(r),
         }
     }
-    let char_at = |b: usize| window[..b].chars().count() + shift;
+    let body = window.trim_start();
+    let char_at = |b: usize| body[..b].chars().count() + shift;
     let highlights = merged
         .into_iter()
         .map(|(a, b)| (char_at(a), char_at(b)))
         .collect();
+    let section = section
+        .map(|h| text[h.0..h.1].trim().to_string())
+        .filter(|h| !h.is_empty());
     Snippet {
         text: shown,
         highlights,
+        section,
     }
 }
 
@@ -145,7 +188,14 @@ pub(super) fn explain_text(built: &BuiltQuery, score: f32, m: &Matches) -> Strin
     let mut fields: Vec<(&str, f32)> = by_field.into_iter().collect();
     fields.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
     let summary: Vec<String> = fields.iter().map(|(f, s)| format!("{f}={s:.2}")).collect();
-    let mut out = format!("score {score:.3} = {}\n", summary.join(" + "));
+    let sum: f32 = fields.iter().map(|(_, s)| s).sum();
+    // The clauses' sum, then what the reranking (coverage of the query, a repeated error's
+    // template, the connector named, a symptom line) multiplied it by.
+    let mut out = format!(
+        "score {score:.3} = ({}) × {:.3}\n",
+        summary.join(" + "),
+        if sum > 0.0 { score / sum } else { 1.0 }
+    );
     for (_, l) in lines {
         out.push_str(&l);
         out.push('\n');
@@ -167,6 +217,52 @@ mod tests {
             let s = snippet(&body, &terms, Analyzer::Prose);
             assert_eq!(s.text, "…kafka lag", "space {space:?}");
             assert_eq!(s.highlights, vec![(1, 6)]);
+            assert_eq!(s.section, None);
         }
+    }
+
+    /// A passage stays inside the section of its match and names that section; a heading
+    /// that matches shows its section's first words.
+    #[test]
+    fn a_snippet_stays_in_its_section_and_names_it() {
+        let m = crate::HEADING_MARK;
+        let terms: HashMap<String, f32> = [("offset".to_string(), 1.0)].into();
+        let body = format!(
+            "{m}Symptom{m}The job reads nothing. {m}Cause{m}The committed offset is gone. {m}Fix{m}Reset it."
+        );
+        let s = snippet(&body, &terms, Analyzer::Prose);
+        assert_eq!(s.text, "The committed offset is gone.");
+        assert_eq!(s.section.as_deref(), Some("Cause"));
+        let hl: String = s
+            .text
+            .chars()
+            .skip(s.highlights[0].0)
+            .take(s.highlights[0].1 - s.highlights[0].0)
+            .collect();
+        assert_eq!(hl, "offset");
+        // Without a match: the first section's words, not its heading.
+        let s = snippet(&body, &HashMap::new(), Analyzer::Prose);
+        assert_eq!(s.text, "The job reads nothing.");
+        assert_eq!(s.section.as_deref(), Some("Symptom"));
+        // A match in a heading.
+        let terms: HashMap<String, f32> = [("fix".to_string(), 1.0)].into();
+        let s = snippet(&body, &terms, Analyzer::Prose);
+        assert_eq!(
+            (s.text.as_str(), s.section.as_deref()),
+            ("Reset it.", Some("Fix"))
+        );
+        // A long section is cut with an ellipsis, before the next heading.
+        let long = format!(
+            "{m}Cause{m}{} offset here. {m}Fix{m}Reset.",
+            "word ".repeat(100)
+        );
+        let terms: HashMap<String, f32> = [("offset".to_string(), 1.0)].into();
+        let s = snippet(&long, &terms, Analyzer::Prose);
+        assert!(
+            s.text.starts_with('…') && s.text.ends_with("offset here."),
+            "{}",
+            s.text
+        );
+        assert!(!s.text.contains("Fix"));
     }
 }

@@ -110,6 +110,28 @@ impl BookIndex {
         self.keyword_values(self.kb.kind)
     }
 
+    /// The products the entries' `versions` name, sorted (what `SearchOptions::version`
+    /// compares with). Reads every stored entry: for checking a reader's product, not per
+    /// search.
+    pub fn version_products(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (ord, reader) in self.searcher.segment_readers().iter().enumerate() {
+            for doc in 0..reader.max_doc() {
+                let addr = tantivy::DocAddress::new(ord as u32, doc);
+                let Ok(d) = self.searcher.doc::<TantivyDocument>(addr) else {
+                    continue;
+                };
+                let specs = first_text(&d, self.kb.versions).unwrap_or("[]");
+                if let Ok(specs) = serde_json::from_str::<Vec<crate::version::VersionSpec>>(specs) {
+                    out.extend(specs.into_iter().map(|s| s.product));
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// Every term of a keyword field, sorted and unique.
     fn keyword_values(&self, field: tantivy::schema::Field) -> Vec<String> {
         let mut out = Vec::new();
@@ -445,24 +467,40 @@ impl BookIndex {
         sort_apart(&mut shown, FINISH_DEPTH, |s| s.score);
         let signals = self.signals(built, &shown, &opts.tuning);
         let confident = !shown.is_empty() && is_confident(&signals, &opts.tuning);
-        shown.truncate(shown_limit(opts));
-        let mut out = Vec::with_capacity(shown.len());
-        for Shown {
-            score,
-            doc,
-            matches: m,
-            symptom_match,
-            ..
-        } in shown
-        {
+        // Entries that do not affect the reader's version stay listed, below the rest, in
+        // the same order within both groups (the sort is stable), before the list is cut: the
+        // number asked for changes neither the first hit nor the verdict.
+        let best = shown
+            .first()
+            .map(|s| first_text(&s.doc, self.kb.id).unwrap_or(""));
+        let best = best.map(str::to_string);
+        let mut versioned = Vec::with_capacity(shown.len());
+        for s in shown {
             let (version_match, fixed_in) = match &opts.version {
                 Some((product, version)) => {
-                    let specs = first_text(&doc, self.kb.versions).unwrap_or("[]");
+                    let specs = first_text(&s.doc, self.kb.versions).unwrap_or("[]");
                     let (m, fixed) = match_stored_specs(specs, product, version)?;
                     (Some(m), fixed)
                 }
                 None => (None, None),
             };
+            versioned.push((s, version_match, fixed_in));
+        }
+        versioned.sort_by_key(|(_, m, _)| m.is_some_and(|m| !m.applies()));
+        versioned.truncate(shown_limit(opts));
+        let mut out = Vec::with_capacity(versioned.len());
+        for (
+            Shown {
+                score,
+                doc,
+                matches: m,
+                symptom_match,
+                ..
+            },
+            version_match,
+            fixed_in,
+        ) in versioned
+        {
             let body = first_text(&doc, self.kb.text[F_BODY]).unwrap_or("");
             out.push(Hit {
                 id: first_text(&doc, self.kb.id).unwrap_or("").to_string(),
@@ -492,10 +530,6 @@ impl BookIndex {
                 }),
             });
         }
-        // Entries that do not affect the reader's version stay listed, below the rest, in
-        // the same order within both groups (the sort is stable).
-        let best = out.first().map(|h| h.id.clone());
-        out.sort_by_key(|h| h.version_match.is_some_and(|m| !m.applies()));
         // Confidence speaks of the first hit: when the reader's version moved the best match
         // down, the entry now first is not the one it was decided on.
         let moved = confident && out.first().map(|h| &h.id) != best.as_ref();

@@ -22,7 +22,9 @@ use tantivy::query::{
 use tantivy::schema::{Field, IndexRecordOption};
 
 pub(crate) use build::build_query;
+pub use text::MAX_QUERY_BYTES;
 pub(crate) use text::is_mask;
+pub(crate) use text::is_stopword;
 pub use tuning::Tuning;
 
 /// Query words kept when the rarity cut is switched off (an ablation), to bound the clauses.

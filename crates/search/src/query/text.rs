@@ -4,7 +4,7 @@
 use crate::script::is_cjk;
 
 /// Input beyond this many bytes is cut (head and tail are kept: the root cause is often last).
-const MAX_QUERY_BYTES: usize = 256 * 1024;
+pub const MAX_QUERY_BYTES: usize = 256 * 1024;
 const MAX_QUOTED: usize = 8;
 
 /// Cuts very long input to its head and tail on char boundaries.
@@ -417,7 +417,7 @@ pub(super) fn unfinished_last_word(text: &str) -> Option<String> {
 }
 
 /// Whether a query word is a function or question word.
-pub(super) fn is_stopword(word: &str) -> bool {
+pub(crate) fn is_stopword(word: &str) -> bool {
     STOPWORDS.binary_search(&word).is_ok()
 }
 

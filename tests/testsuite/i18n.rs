@@ -329,6 +329,12 @@ fn cjk_terms_are_marked_inside_running_text() {
         shown.as_array().unwrap().iter().any(|m| m == term),
         "snippet marks {shown}"
     );
+    // The snippet names the section it is from, one of the entry's headings (checked there).
+    let section = c.eval(
+        "(() => { const s = document.querySelector('#kbook-search-page-results .kbook-result:first-child .kbook-hit-section'); return s && s.textContent; })()",
+    );
+    let section = section.as_str().unwrap_or_default().to_string();
+    assert!(!section.is_empty(), "no section named");
     let href = c.eval("document.querySelector('#kbook-search-page-results .kbook-result a').href");
     let href = href.as_str().unwrap();
     // The link carries the snippet's marked words, the whole term first (other marks of
@@ -339,6 +345,13 @@ fn cjk_terms_are_marked_inside_running_text() {
     );
     c.open(href);
     let shown = c.wait_for(&marks("article.entry mark.kbook-hl"));
+    let headings = c.eval(
+        "[...document.querySelectorAll('article.entry h2, article.entry h3')].map(h => h.firstChild.textContent.trim())",
+    );
+    assert!(
+        headings.as_array().unwrap().iter().any(|h| *h == section.as_str()),
+        "section {section:?} is none of {headings}"
+    );
     let whole = shown.as_array().unwrap().iter().filter(|m| *m == term);
     assert_eq!(whole.count(), 2, "entry marks {shown}");
 

@@ -356,10 +356,11 @@ pub fn serve(opts: &ServeOptions) -> Result<(), ServeError> {
     {
         return Err(ServeError::Destination(d.to_string()));
     }
+    // Bound first: a port in use stops serve before it writes anything.
+    let server = Server::bind(&opts.dest, &opts.bind, opts.port)?;
     let mut site = IncrementalSite::new(&opts.book, &opts.dest, opts.deny_warnings);
     let first = site.rebuild();
     report(&first, opts.format, opts.verbose);
-    let server = Server::bind(&opts.dest, &opts.bind, opts.port)?;
     let state = server.state();
     let mut shown = warning_texts(&first);
     state.publish(first.err());
@@ -377,7 +378,6 @@ pub fn serve(opts: &ServeOptions) -> Result<(), ServeError> {
         .book
         .canonicalize()
         .unwrap_or_else(|_| opts.book.clone());
-    let watched = watch_paths(&book);
     let (tx, rx) = std::sync::mpsc::channel();
     let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
         if let Ok(ev) = res {
@@ -388,16 +388,8 @@ pub fn serve(opts: &ServeOptions) -> Result<(), ServeError> {
         what: "cannot watch the book for changes".to_string(),
         source,
     })?;
-    for (path, mode) in &watched {
-        if path.exists() {
-            notify::Watcher::watch(&mut watcher, path, *mode).map_err(|source| {
-                ServeError::Watch {
-                    what: format!("cannot watch {}", path.display()),
-                    source,
-                }
-            })?;
-        }
-    }
+    let mut armed = std::collections::HashSet::new();
+    arm(&mut watcher, &book, &mut armed)?;
     let dest = opts
         .dest
         .canonicalize()
@@ -406,12 +398,15 @@ pub fn serve(opts: &ServeOptions) -> Result<(), ServeError> {
     let format = opts.format;
     let verbose = opts.verbose;
     while let Ok(first_event) = rx.recv() {
-        if !relevant(&first_event, &dest, &book) {
+        if !relevant(&first_event, &dest, &book, &armed) {
             continue;
         }
         // Debounce: editors write a file in several steps.
         let deadline = Instant::now() + Duration::from_millis(DEBOUNCE_MS);
         while let Ok(_more) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {}
+        // A folder created since (`templates/` after `kbook init`), or a `src` book.toml now
+        // names, is watched from now on.
+        arm(&mut watcher, &book, &mut armed)?;
         let started = Instant::now();
         let result = site.rebuild();
         let elapsed = started.elapsed();
@@ -456,16 +451,48 @@ fn warning_texts(
     }
 }
 
-fn relevant(ev: &notify::Event, dest: &Path, book: &Path) -> bool {
+/// Watches the paths of [`watch_paths`] that exist and are not watched yet (`armed`).
+fn arm(
+    watcher: &mut notify::RecommendedWatcher,
+    book: &Path,
+    armed: &mut std::collections::HashSet<PathBuf>,
+) -> Result<(), ServeError> {
+    for (path, mode) in watch_paths(book) {
+        if armed.contains(&path) || !path.exists() {
+            continue;
+        }
+        notify::Watcher::watch(watcher, &path, mode).map_err(|source| ServeError::Watch {
+            what: format!("cannot watch {}", path.display()),
+            source,
+        })?;
+        armed.insert(path);
+    }
+    Ok(())
+}
+
+fn relevant(
+    ev: &notify::Event,
+    dest: &Path,
+    book: &Path,
+    armed: &std::collections::HashSet<PathBuf>,
+) -> bool {
+    // The folders serve watches, by name, even before they exist.
+    let watched: Vec<PathBuf> = watch_paths(book)
+        .into_iter()
+        .map(|(p, _)| p)
+        .chain(armed.iter().cloned())
+        .collect();
     !matches!(ev.kind, notify::EventKind::Access(_))
         && ev.paths.iter().any(|p| {
             let name = p
                 .file_name()
                 .map(|n| n.to_string_lossy().to_string())
                 .unwrap_or_default();
-            // Of the book's own folder only book.toml counts (the folder is watched so
-            // that a book.toml an editor replaces stays watched).
-            let other_top_level = p.parent() == Some(book) && name != "book.toml";
+            // Of the book's own folder only book.toml and the watched folders count (the
+            // folder is watched so that a book.toml an editor replaces stays watched, and
+            // so that `templates/` made after serve started is seen).
+            let other_top_level =
+                p.parent() == Some(book) && name != "book.toml" && !watched.iter().any(|w| w == p);
             // Output, editor swap and backup files never trigger a rebuild.
             !p.starts_with(dest)
                 && !other_top_level

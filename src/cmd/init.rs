@@ -206,7 +206,7 @@ pub fn run(dir: &Path, language: &str) -> Result<ExitCode> {
     }
     let gitignore = dir.join(".gitignore");
     if !gitignore.exists() {
-        std::fs::write(&gitignore, "/book\n")
+        std::fs::write(&gitignore, "/book\n/.kbook\n")
             .with_context(|| format!("cannot write {}", gitignore.display()))?;
     }
     outln!(

@@ -137,7 +137,8 @@ pub enum Command {
         /// Open the site in the default browser.
         #[arg(long)]
         open: bool,
-        /// Output directory (default: [build] build-dir).
+        /// Output directory (default: `.kbook/serve` in the book, so the site `kbook build`
+        /// wrote for publishing is left as it is).
         #[arg(long, short = 'd', value_name = "DIR")]
         dest: Option<PathBuf>,
     },

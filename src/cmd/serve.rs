@@ -6,6 +6,9 @@ use kbook::config::Config;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Where `kbook serve` writes the development site, inside the book (like `.docusaurus/`).
+pub const SERVE_DIR: &str = ".kbook/serve";
+
 /// Serves the book until the process is stopped.
 pub fn run(
     args: &BookArgs,
@@ -14,8 +17,11 @@ pub fn run(
     open: bool,
     dest: Option<PathBuf>,
 ) -> Result<ExitCode> {
-    let config = Config::load(&args.book).map_err(|d| diagnostics_error(&d))?;
-    let dest = dest.unwrap_or_else(|| config.build_dir());
+    // Loaded for its errors: a book.toml that does not parse is reported before serving.
+    Config::load(&args.book).map_err(|d| diagnostics_error(&d))?;
+    // Not the build directory: the development site (the index whole under a fixed name, the
+    // reload script) must not replace the one `kbook build` wrote for publishing.
+    let dest = dest.unwrap_or_else(|| args.book.join(SERVE_DIR));
     kbook::serve::serve(&kbook::serve::ServeOptions {
         book: args.book.clone(),
         dest,

@@ -349,7 +349,11 @@ fn cjk_terms_are_marked_inside_running_text() {
         "[...document.querySelectorAll('article.entry h2, article.entry h3')].map(h => h.firstChild.textContent.trim())",
     );
     assert!(
-        headings.as_array().unwrap().iter().any(|h| *h == section.as_str()),
+        headings
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| *h == section.as_str()),
         "section {section:?} is none of {headings}"
     );
     let whole = shown.as_array().unwrap().iter().filter(|m| *m == term);

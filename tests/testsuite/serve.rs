@@ -25,14 +25,17 @@ impl Drop for Served {
 }
 
 fn serve(book: &Path, dest: &Path) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kbook"))
-        .args(["serve", "--port", "0", "--book"])
-        .arg(book)
-        .arg("--dest")
-        .arg(dest)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    serve_into(book, Some(dest))
+}
+
+/// `kbook serve` of `book` into `dest`, or where it writes by default.
+fn serve_into(book: &Path, dest: Option<&Path>) -> Served {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kbook"));
+    cmd.args(["serve", "--port", "0", "--book"]).arg(book);
+    if let Some(dest) = dest {
+        cmd.arg("--dest").arg(dest);
+    }
+    let mut child = cmd.stderr(Stdio::piped()).spawn().unwrap();
     let stderr = child.stderr.take();
     let (tx, rx) = channel();
     // Owned from here on, so the server is killed and reaped even if a wait below fails.
@@ -322,4 +325,54 @@ fn a_destination_of_other_files_is_refused_not_served() {
         "my own"
     );
     assert_eq!(std::fs::read_dir(&dest).unwrap().count(), 1);
+}
+
+/// By default serve writes its development site apart from the one `kbook build` wrote for
+/// publishing, and a `templates/` folder made after it started is watched.
+#[test]
+fn serve_leaves_the_build_alone_and_watches_folders_made_later() {
+    let (_dir, book, _) = fixture_copy();
+    let built = Command::new(env!("CARGO_BIN_EXE_kbook"))
+        .args(["build", "--book"])
+        .arg(&book)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let manifest = book.join("book/search/manifest.json");
+    let before = std::fs::read(&manifest).unwrap();
+    assert!(!book.join("templates").exists());
+    let server = serve_into(&book, None);
+    assert!(book.join(".kbook/serve/index.html").is_file());
+    assert_eq!(
+        std::fs::read(&manifest).unwrap(),
+        before,
+        "the build is left as it was"
+    );
+
+    let mut stream = events(&server.addr);
+    next_event(&mut stream, "hello", &server);
+    let template =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/entry.html"))
+            .unwrap();
+    let marked = |mark: &str| template.replace("</article>", &format!("<p>{mark}</p></article>"));
+    // Made whole beside the book and moved in, so the first rebuild already sees the file.
+    let ready = _dir.path().join("templates-ready");
+    std::fs::create_dir(&ready).unwrap();
+    std::fs::write(ready.join("entry.html"), marked("FIRST-MARK")).unwrap();
+    std::fs::rename(&ready, book.join("templates")).unwrap();
+    next_event(&mut stream, "reload", &server);
+    let (_, page) = get(&server.addr, "/kafka/kafka-offset-commit.html");
+    assert!(page.contains("FIRST-MARK"), "the new template is used");
+    // And it is watched from then on.
+    std::fs::write(book.join("templates/entry.html"), marked("SECOND-MARK")).unwrap();
+    next_event(&mut stream, "reload", &server);
+    let (_, page) = get(&server.addr, "/kafka/kafka-offset-commit.html");
+    assert!(
+        page.contains("SECOND-MARK"),
+        "an edit of the new template is seen"
+    );
 }

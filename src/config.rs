@@ -439,6 +439,15 @@ pub fn is_language_tag(s: &str) -> bool {
 }
 
 /// Whether `s` is a lowercase slug (`a-z`, `0-9`, `-`, not empty).
+/// Whether `s` can be a tag: one word of letters (any script, lowercase where letters have
+/// case), digits and hyphens (`sql-validation`, `网络`), so it can stand in a page anchor.
+pub fn is_tag(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with('-')
+        && s.chars()
+            .all(|c| (c.is_alphanumeric() && !c.is_uppercase()) || c == '-')
+}
+
 pub fn is_slug(s: &str) -> bool {
     !s.is_empty()
         && s.chars()

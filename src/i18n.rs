@@ -466,6 +466,8 @@ pub fn check_override(key: &str, value: &str, kinds: &[String]) -> Option<(Strin
         .find(|(k, _)| *k == key)
         .map(|(_, v)| *v);
     let allowed: Vec<&str> = match (english, key.strip_prefix("kind_")) {
+        // Every placeholder `format_date` fills, not only those of the English text.
+        _ if key == "date_format" => vec!["year", "month", "day", "m", "d"],
         (Some(en), _) => placeholders(en),
         (None, Some(kind)) if kinds.iter().any(|k| k == kind) => Vec::new(),
         (None, _) => {

@@ -296,6 +296,32 @@ mod tests {
     }
 
     #[test]
+    fn tags_are_words_of_any_script_and_ids_stay_slugs() {
+        let text = "---\ntitle: T\nconnector: kafka\nkind: error\ntags: [网络, sql-validation, 连接超时]\nrelated: [网络]\n---\nbody\n";
+        let (fm, d) = run(text);
+        let msgs: Vec<String> = d
+            .iter()
+            .map(|d| format!("{}:{} {}", d.line, d.column, d.message))
+            .collect();
+        assert_eq!(msgs, ["6:11 `网络` in `related` is not a valid id/slug"]);
+        assert_eq!(
+            fm.map(|f| f.tags).unwrap_or_default(),
+            ["网络", "sql-validation", "连接超时"]
+        );
+        let (_, d) = run(
+            "---\ntitle: T\nconnector: kafka\nkind: error\ntags: [Network, two words]\n---\nbody\n",
+        );
+        let msgs: Vec<String> = d.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "`Network` in `tags` is not one word",
+                "`two words` in `tags` is not one word"
+            ]
+        );
+    }
+
+    #[test]
     fn trailing_spaces_after_the_opening_delimiter_keep_lines() {
         for open in ["---   ", "---\t"] {
             let text = format!("{open}\ntitle: T\nconector: kafka\nkind: error\n---\nbody\n");

@@ -82,10 +82,10 @@ impl Validator<'_> {
                     }
                 }
                 "errors" => fm.errors = self.errors(value),
-                "tags" => fm.tags = self.string_list(key, value, true),
-                "symptoms" => fm.symptoms = self.string_list(key, value, false),
-                "related" => fm.related = self.string_list(key, value, true),
-                "aliases" => fm.aliases = self.string_list(key, value, false),
+                "tags" => fm.tags = self.string_list(key, value, Words::Tags),
+                "symptoms" => fm.symptoms = self.string_list(key, value, Words::Any),
+                "related" => fm.related = self.string_list(key, value, Words::Slugs),
+                "aliases" => fm.aliases = self.string_list(key, value, Words::Any),
                 "updated" => fm.updated = self.date(key, value),
                 "versions" => fm.versions = self.versions(value),
                 _ => {
@@ -270,7 +270,8 @@ impl Validator<'_> {
         }
     }
 
-    fn string_list(&mut self, key: &str, v: &FmValue, slugs: bool) -> Vec<String> {
+    fn string_list(&mut self, key: &str, v: &FmValue, words: Words) -> Vec<String> {
+        let slugs = words != Words::Any;
         let FmValue::List(items) = v else {
             if matches!(v, FmValue::Null) {
                 return Vec::new();
@@ -285,11 +286,18 @@ impl Validator<'_> {
         let mut out = Vec::new();
         for (i, item) in items.iter().enumerate() {
             match item {
-                FmValue::Str(s) if slugs && !crate::config::is_slug(s) => {
+                FmValue::Str(s) if words == Words::Slugs && !crate::config::is_slug(s) => {
                     self.err(
                         self.loc.value(key, s),
                         format!("`{s}` in `{key}` is not a valid id/slug"),
                         "use lowercase letters, digits and hyphens",
+                    );
+                }
+                FmValue::Str(s) if words == Words::Tags && !crate::config::is_tag(s) => {
+                    self.err(
+                        self.loc.value(key, s),
+                        format!("`{s}` in `{key}` is not one word"),
+                        "a tag is lowercase letters (any script), digits and hyphens: `sql-validation`, `网络`",
                     );
                 }
                 FmValue::Str(s) => out.push(s.clone()),
@@ -472,4 +480,15 @@ pub fn is_valid_date(s: &str) -> bool {
         _ => return false,
     };
     (1..=days).contains(&d)
+}
+
+/// What the items of a list of strings must be.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Words {
+    /// Any text.
+    Any,
+    /// Ids: lowercase ASCII letters, digits and hyphens.
+    Slugs,
+    /// Tags: one word of any script (see [`crate::config::is_tag`]).
+    Tags,
 }

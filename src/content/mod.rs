@@ -168,9 +168,20 @@ fn discover(src: &Path, root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf
         return Vec::new();
     }
     let mut files = Vec::new();
+    // Hidden files and folders, editors' lock, backup and autosave files (`.#entry.md`,
+    // `entry.md~`, `#entry.md#`) are not entries, as in mdBook, Zola and Hugo.
+    let skipped = |e: &walkdir::DirEntry| {
+        let name = e.file_name().to_string_lossy();
+        e.depth() > 0
+            && (name.starts_with('.')
+                || name.ends_with('~')
+                || (name.starts_with('#') && name.ends_with('#')))
+    };
     for item in walkdir::WalkDir::new(src)
         .follow_links(false)
         .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !skipped(e))
     {
         match item {
             Ok(e) if e.path_is_symlink() => diags.push(
@@ -184,6 +195,18 @@ fn discover(src: &Path, root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf
                 Diagnostic::error(display_path(e.path(), root), 1, 1, "not a regular file")
                     .with_hint("entries are plain text files; remove this one or replace it with a file"),
             ),
+            // Another spelling of Markdown's extension is said, not dropped silently.
+            Ok(e) if e.file_type().is_file()
+                && e.path().extension().is_some_and(|x| {
+                    let x = x.to_string_lossy().to_ascii_lowercase();
+                    x == "md" || x == "markdown"
+                }) =>
+            {
+                diags.push(
+                    Diagnostic::warning(display_path(e.path(), root), 1, 1, "not read: entries are `.md` files")
+                        .with_hint("rename it to end in `.md` (lowercase) to make it an entry"),
+                );
+            }
             Ok(_) => {}
             Err(e) => {
                 let p = e.path().map_or_else(|| src.to_path_buf(), Path::to_path_buf);

@@ -336,3 +336,40 @@ fn aliases_into_the_sites_own_folders_are_refused() {
     assert_eq!(check.status.code(), Some(1));
     assert!(stderr(&check).contains("inside `static/`"), "{err}");
 }
+
+/// Hidden files and folders and editors' lock, backup and autosave files are not entries (an
+/// Emacs lock is a dangling symlink: it used to fail every build while a buffer was
+/// modified); another spelling of `.md` is said, not dropped silently.
+#[test]
+fn editor_files_are_skipped_and_other_markdown_extensions_are_named() {
+    let c = Case::with(&[
+        ("content/kafka/.hidden-draft.md", GOOD.as_bytes()),
+        ("content/kafka/fine.md~", GOOD.as_bytes()),
+        ("content/kafka/#fine.md#", GOOD.as_bytes()),
+        ("content/.drafts/later.md", GOOD.as_bytes()),
+        ("content/kafka/upper.MD", GOOD.as_bytes()),
+        ("content/kafka/other.markdown", GOOD.as_bytes()),
+    ]);
+    std::os::unix::fs::symlink(
+        "user@host.1234:1700000000",
+        c.book.join("content/kafka/.#fine.md"),
+    )
+    .unwrap();
+    let (o, _) = c.build(&[]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    for name in ["upper.MD", "other.markdown"] {
+        assert!(
+            err.contains(&format!(
+                "content/kafka/{name}:1:1: warning: not read: entries are `.md` files"
+            )),
+            "{name}: {err}"
+        );
+    }
+    for name in ["hidden", "later", ".#fine", "fine.md~"] {
+        assert!(!err.contains(name), "{name}: {err}");
+    }
+    assert!(c.out.join("kafka/fine.html").is_file());
+    assert!(!c.out.join("kafka/.hidden-draft.html").exists());
+    assert!(!c.out.join("drafts").exists() && !c.out.join(".drafts").exists());
+}

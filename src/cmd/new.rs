@@ -26,8 +26,11 @@ pub fn run(book: &Path, spec: &str) -> Result<ExitCode> {
     let config = Config::load(book).map_err(|d| diagnostics_error(&d))?;
     let known = config.connector_slugs();
     if !known.is_empty() && !known.contains(&connector) {
+        let guess = kbook::diagnostic::did_you_mean(connector, known.iter().copied())
+            .map(|g| format!("did you mean `{g}`? "))
+            .unwrap_or_default();
         bail!(
-            "the connector `{connector}` is not in book.toml (known: {}): add it under \
+            "the connector `{connector}` is not in book.toml ({guess}known: {}): add it under \
              [[kbook.connectors]] first, or use one of those",
             known.join(", ")
         );
@@ -37,6 +40,33 @@ pub fn run(book: &Path, spec: &str) -> Result<ExitCode> {
     if path.exists() {
         bail!("{} already exists", path.display());
     }
+    // Ids are unique across the book, not only within a connector's folder.
+    if let Some(other) = walkdir::WalkDir::new(config.src_dir())
+        .into_iter()
+        .flatten()
+        .find(|e| e.file_type().is_file() && e.file_name() == format!("{id}.md").as_str())
+    {
+        bail!(
+            "{} already has the id `{id}`: ids are unique across the book; pick another",
+            other.path().display()
+        );
+    }
+    // A kind the book allows: `error` unless its `[kbook] kinds` leave it out.
+    let kinds = config.kinds();
+    let kind = if kinds.iter().any(|k| k == "error") {
+        "error".to_string()
+    } else {
+        kinds
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "error".to_string())
+    };
+    let kind_comment = format!("# {}", kinds.join(" | "));
+    // A title that passes `kbook check` until the author writes the real one.
+    let mut title: String = id.replace('-', " ");
+    if let Some(first) = title.get(..1) {
+        title = first.to_uppercase() + &title[1..];
+    }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     // The sections in the book's language, as `kbook init` writes its examples.
     let sections = if kbook::i18n::is_chinese(&config.book.language) {
@@ -45,7 +75,7 @@ pub fn run(book: &Path, spec: &str) -> Result<ExitCode> {
         ["Symptom", "Cause", "Solution"]
     };
     let text = format!(
-        "---\nid: {id}\ntitle: \"\"\nconnector: {connector}\nkind: error            # error | troubleshooting | howto | concept | behavior\nerrors:                # verbatim error text from the logs, or {{ text: \"…\", source: \"https://…\" }}\n  - \"\"\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nsymptoms: []           # how readers describe it, any language: \"no rows arrive downstream\"\nrelated: []\nupdated: {}\naliases: []\n---\n## {}\n\n## {}\n\n## {}\n\n1. \n",
+        "---\nid: {id}\ntitle: \"{title}\"\nconnector: {connector}\nkind: {kind}            {kind_comment}\nerrors: []             # verbatim error texts from the logs, or {{ text: \"…\", source: \"https://…\" }}\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nsymptoms: []           # how readers describe it, any language: \"no rows arrive downstream\"\nrelated: []\nupdated: {}\naliases: []\n---\n## {}\n\n## {}\n\n## {}\n\n1. \n",
         kbook::date::today(),
         sections[0],
         sections[1],

@@ -253,6 +253,33 @@ fn init_and_new_scaffold_a_working_book() {
         text.contains("\n## Symptom\n\n## Cause\n\n## Solution\n"),
         "{text}"
     );
+    assert!(text.contains("title: \"Timeout on connect\""), "{text}");
+    // The scaffold passes `kbook check` (a reminder to add the error text is a warning).
+    let o = kbook()
+        .args(["check", "--book"])
+        .arg(&book)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    // An id another folder already has is refused.
+    std::fs::create_dir_all(book.join("content/other")).unwrap();
+    std::fs::copy(
+        book.join("content/example/timeout-on-connect.md"),
+        book.join("content/other/elsewhere.md"),
+    )
+    .unwrap();
+    let o = kbook()
+        .args(["new", "example/elsewhere", "--book"])
+        .arg(&book)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("already has the id `elsewhere`"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(book.join("content/other")).unwrap();
     // A Chinese book's entries get their sections in Chinese.
     let zh = dir.path().join("zh");
     let o = kbook()

@@ -200,9 +200,11 @@ pub struct Server {
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// The address cannot be listened on (taken, or not this machine's).
-    #[error("cannot listen on {addr}")]
+    #[error("cannot listen on {addr}{hint}")]
     Listen {
         addr: String,
+        /// What to do, when the reason says.
+        hint: &'static str,
         #[source]
         source: std::io::Error,
     },
@@ -226,6 +228,11 @@ impl Server {
     pub fn bind(root: &Path, bind: &str, port: u16) -> Result<Server, ServeError> {
         let http = HttpServer::bind((bind, port)).map_err(|source| ServeError::Listen {
             addr: format!("{bind}:{port}"),
+            hint: if source.kind() == std::io::ErrorKind::AddrInUse {
+                " (the port is taken, perhaps by another kbook serve: pick another with --port, or --port 0 for a free one)"
+            } else {
+                ""
+            },
             source,
         })?;
         let addr = http.local_addr().map_err(ServeError::NoAddress)?;

@@ -90,13 +90,19 @@ pub fn build_or_check(args: &BookArgs, dest: Option<PathBuf>, check_only: bool) 
             if args.message_format == MessageFormat::Human {
                 let errors = diags.iter().filter(|d| d.is_error()).count();
                 let warnings = diags.len() - errors;
+                // A check writes no site (with --fix it may have normalised entries).
                 eprintln!(
-                    "{} failed: {errors} error(s), {warnings} warning(s){}; nothing was written",
+                    "{} failed: {errors} error(s), {warnings} warning(s){}{}",
                     if check_only { "check" } else { "build" },
                     if args.deny_warnings && warnings > 0 {
                         " (warnings denied)"
                     } else {
                         ""
+                    },
+                    if check_only {
+                        ""
+                    } else {
+                        "; nothing was written"
                     }
                 );
             }

@@ -322,6 +322,26 @@ mod tests {
     }
 
     #[test]
+    fn list_items_listed_twice_or_empty_are_reported() {
+        let text = "---\ntitle: T\nconnector: kafka\nkind: error\nrelated: [a, b, a]\nsymptoms: [\"\", \"rows vanish\"]\n---\nbody\n";
+        let (fm, d) = run(text);
+        let said: Vec<(bool, String)> = d
+            .iter()
+            .map(|d| (d.is_error(), d.message.clone()))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (false, "`a` is listed twice in `related`".to_string()),
+                (true, "item 1 of `symptoms` is empty".to_string()),
+            ]
+        );
+        let fm = fm.unwrap_or_default();
+        assert_eq!(fm.related, ["a", "b"]);
+        assert_eq!(fm.symptoms, ["rows vanish"]);
+    }
+
+    #[test]
     fn trailing_spaces_after_the_opening_delimiter_keep_lines() {
         for open in ["---   ", "---\t"] {
             let text = format!("{open}\ntitle: T\nconector: kafka\nkind: error\n---\nbody\n");

@@ -300,6 +300,26 @@ impl Validator<'_> {
                         "a tag is lowercase letters (any script), digits and hyphens: `sql-validation`, `网络`",
                     );
                 }
+                FmValue::Str(s) if s.trim().is_empty() => {
+                    self.err(
+                        self.loc.item(key, i),
+                        format!("item {} of `{key}` is empty", i + 1),
+                        "remove it or write its text",
+                    );
+                }
+                // Listed twice: one link, one line, one tag is meant.
+                FmValue::Str(s) if out.contains(s) => {
+                    let (line, col) = self.loc.item(key, i);
+                    self.diags.push(
+                        Diagnostic::warning(
+                            self.path,
+                            line,
+                            col,
+                            format!("`{s}` is listed twice in `{key}`"),
+                        )
+                        .with_hint("remove the second one"),
+                    );
+                }
                 FmValue::Str(s) => out.push(s.clone()),
                 FmValue::Number(n) if !slugs => out.push(n.clone()),
                 other => self.err(

@@ -322,6 +322,20 @@ mod tests {
     }
 
     #[test]
+    fn a_fixed_version_inside_its_affected_range_is_an_error() {
+        let text = "---\ntitle: T\nconnector: kafka\nkind: error\nversions:\n  - {product: vvr, affected: \">=1.0, <3.0\", fixed: \"2.0\"}\n  - {product: vvr, affected: \">=1.0, <2.0\", fixed: \"2.0\"}\n---\nbody\n";
+        let (_, d) = run(text);
+        let said: Vec<String> = d
+            .iter()
+            .map(|d| format!("{}: {}", d.line, d.message))
+            .collect();
+        assert_eq!(
+            said,
+            ["6: the fixed version 2.0 is inside the affected range `>=1.0, <3.0`"]
+        );
+    }
+
+    #[test]
     fn list_items_listed_twice_or_empty_are_reported() {
         let text = "---\ntitle: T\nconnector: kafka\nkind: error\nrelated: [a, b, a]\nsymptoms: [\"\", \"rows vanish\"]\n---\nbody\n";
         let (fm, d) = run(text);

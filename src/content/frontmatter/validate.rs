@@ -384,6 +384,7 @@ impl Validator<'_> {
                 fixed: None,
                 note: None,
             };
+            let mut fixed_at = None;
             for (k, val) in fields {
                 let at = self.loc.item_key("versions", i, k);
                 let text = match val {
@@ -417,7 +418,10 @@ impl Validator<'_> {
                         ),
                     },
                     "fixed" => match Version::parse(&text) {
-                        Ok(ver) => entry.fixed = Some((text, ver)),
+                        Ok(ver) => {
+                            fixed_at = Some(at);
+                            entry.fixed = Some((text, ver));
+                        }
                         Err(e) => {
                             self.err(at, format!("invalid fixed version: {e}"), "e.g. `8.0.9`")
                         }
@@ -435,6 +439,19 @@ impl Validator<'_> {
                         );
                     }
                 }
+            }
+            // A release cannot be both affected and the fix.
+            if let (Some((range_text, range)), Some((fixed_text, fixed)), Some(at)) =
+                (&entry.affected, &entry.fixed, fixed_at)
+                && range.contains(fixed)
+            {
+                self.err(
+                    at,
+                    format!(
+                        "the fixed version {fixed_text} is inside the affected range `{range_text}`"
+                    ),
+                    "end the range before the fix, e.g. `<{fixed_text}`",
+                );
             }
             if entry.product.is_empty() && !fields.iter().any(|(k, _)| k == "product") {
                 self.err(

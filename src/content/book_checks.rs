@@ -162,7 +162,7 @@ pub(super) fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagno
                     )
                     .with_hint("remove it"),
                 );
-            } else if !first_by_id.contains_key(r.as_str()) {
+            } else if !first_by_id.contains_key(r.as_str()) && !book.unread.contains(r) {
                 let hint = match did_you_mean(r, ids.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => "list the id of an existing entry".to_string(),

@@ -47,6 +47,9 @@ pub struct Book {
     /// Entries sorted by (connector, id); shared with the rebuild cache of `kbook serve`, so a
     /// rebuild copies no unchanged entry.
     pub entries: Vec<Arc<Entry>>,
+    /// The ids (file stems) of entry files that could not be read or parsed: their errors
+    /// say why, so links and `related` ids naming them are not reported as missing too.
+    pub unread: std::collections::HashSet<String>,
 }
 
 impl Book {
@@ -123,7 +126,13 @@ pub fn load_cached(config: &Config, cache: &mut LoadCache) -> (Book, Vec<Diagnos
         .collect();
     cache.files.clear();
     let mut entries = Vec::with_capacity(results.len());
+    let mut unread = std::collections::HashSet::new();
     for (file, st, entry, d) in results {
+        if entry.is_none()
+            && let Some(stem) = file.file_stem()
+        {
+            unread.insert(stem.to_string_lossy().into_owned());
+        }
         match st {
             Some(st) if cache.keep => {
                 diags.extend(d.iter().cloned());
@@ -138,7 +147,7 @@ pub fn load_cached(config: &Config, cache: &mut LoadCache) -> (Book, Vec<Diagnos
     }
     entries
         .sort_by(|a, b| (&a.fm.connector, &a.id, &a.path).cmp(&(&b.fm.connector, &b.id, &b.path)));
-    let book = Book { entries };
+    let book = Book { entries, unread };
     book_checks::validate_book(&book, config, &mut diags);
     (book, diags)
 }

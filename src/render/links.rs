@@ -16,6 +16,8 @@ pub struct LinkTargets {
     /// Every HTML page the site writes (`kafka/x.html`, `kafka/index.html`, alias pages…);
     /// empty when not known, and then `.html` links are not checked.
     pub pages: HashSet<String>,
+    /// Ids of entry files that could not be read (see [`crate::content::Book::unread`]).
+    pub unread: HashSet<String>,
 }
 
 /// The warning (message, hint) for a link or image (`what`) on page `page_url` that points
@@ -179,6 +181,10 @@ pub(super) fn resolve_link(
         .map(String::as_str)
         .or_else(|| targets.by_id.contains_key(stem).then_some(stem));
     let Some(id) = id else {
+        // The file is there but could not be read: its own error says why.
+        if targets.unread.contains(stem) {
+            return Ok(None);
+        }
         return Err((
             format!("link to a missing entry `{path}`"),
             "link to an existing entry's file, e.g. `other-id.md` or `../kafka/other-id.md`"

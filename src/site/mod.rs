@@ -292,6 +292,7 @@ fn render_bodies(
 ) -> (Vec<Arc<RenderedBody>>, Vec<Diagnostic>) {
     let mut targets = LinkTargets {
         static_files,
+        unread: book.unread.clone(),
         ..LinkTargets::default()
     };
     let headings: Vec<_> = book

@@ -220,3 +220,21 @@ fn unsafe_link_schemes() {
         ],
     );
 }
+
+/// An entry that cannot be parsed is reported once, in its own file: the entries that link
+/// to it or list it in `related` are not told it is missing.
+#[test]
+fn links_to_an_entry_that_does_not_parse_are_not_reported_missing() {
+    let c = Case::with(&[
+        (
+            "content/kafka/broken.md",
+            b"---\ntitle: \"Unclosed\nconnector: kafka\nkind: concept\n---\nBody.\n",
+        ),
+        (
+            "content/kafka/linking.md",
+            b"---\ntitle: \"Linking\"\nconnector: kafka\nkind: concept\nrelated: [broken]\n---\nSee [the broken one](broken.md).\n",
+        ),
+    ]);
+    let err = assert_fails_with(&c, &["content/kafka/broken.md"]);
+    assert!(!err.contains("content/kafka/linking.md"), "{err}");
+}

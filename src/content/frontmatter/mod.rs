@@ -376,6 +376,14 @@ mod tests {
         assert_eq!(d.len(), 1);
         assert!(d[0].message.starts_with("invalid YAML"), "{}", d[0].message);
         assert!(d[0].line >= 3, "{:?}", d[0]);
+        // A tab in the indentation is named as such.
+        let (_, d) = run("---\ntitle: T\nerrors:\n\t- \"x\"\n---\nbody\n");
+        assert_eq!(d.len(), 1);
+        assert!(
+            d[0].hint.as_deref().is_some_and(|h| h.contains("tabs")),
+            "{:?}",
+            d[0]
+        );
     }
 
     /// The YAML parser's messages and positions, as diagnostics show them.
@@ -407,8 +415,8 @@ mod tests {
         assert_eq!(
             got,
             [
-                "4:5 invalid YAML front-matter: did not find expected ',' or ']'",
-                "4:1 invalid YAML front-matter: found unexpected end of stream",
+                "3:12 invalid YAML front-matter: did not find expected ',' or ']' while parsing a flow sequence that starts here",
+                "2:8 invalid YAML front-matter: found unexpected end of stream while scanning a quoted scalar that starts here",
                 "3:7 invalid YAML front-matter: mapping values are not allowed in this context",
                 "4:1 invalid YAML front-matter: duplicate entry with key \"title\"",
                 "3:1 invalid YAML front-matter: found a tab character that violates indentation",

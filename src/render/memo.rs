@@ -87,10 +87,22 @@ impl PageMemo {
         diags: &mut Vec<Diagnostic>,
     ) {
         let mut kept = HashMap::new();
+        // One template error fails every entry page alike: said once, with how many.
+        let mut template_errors: Vec<(Diagnostic, usize)> = Vec::new();
         for (idx, fp, page) in rendered {
             let url = &entries[idx].url;
             let html = match page {
                 EntryPage::Html(html) => Arc::new(html),
+                EntryPage::Failed(d) if d.message.starts_with("template error:") => {
+                    match template_errors
+                        .iter_mut()
+                        .find(|(t, _)| t.message == d.message)
+                    {
+                        Some((_, n)) => *n += 1,
+                        None => template_errors.push((d, 1)),
+                    }
+                    continue;
+                }
                 EntryPage::Failed(d) => {
                     diags.push(d);
                     continue;
@@ -111,6 +123,12 @@ impl PageMemo {
                 );
             }
             out.push((url.clone(), html));
+        }
+        for (mut d, n) in template_errors {
+            if n > 1 {
+                d.message.push_str(&format!(" (in {n} entry pages)"));
+            }
+            diags.push(d);
         }
         self.pages = kept;
     }

@@ -131,8 +131,20 @@ pub fn template_diagnostic(file: &str, e: &tera::Error) -> Diagnostic {
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
-    Diagnostic::error(file, line, col, format!("template error: {message}"))
-        .with_hint("fix the template syntax (Tera, like Jinja2)")
+    // Tera names the page's template even when the failing expression is in one it extends.
+    let parent = if message.contains("error happened in a parent template") {
+        "; look in the templates it extends (base.html)"
+    } else {
+        ""
+    };
+    let hint = if message.contains("not found in context") {
+        format!(
+            "a variable the page does not have: check its name against the built-in templates{parent}"
+        )
+    } else {
+        format!("fix the template syntax (Tera, like Jinja2){parent}")
+    };
+    Diagnostic::error(file, line, col, format!("template error: {message}")).with_hint(hint)
 }
 
 /// Renders `template` with `ctx`; a failure is a diagnostic at the template.

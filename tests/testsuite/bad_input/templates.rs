@@ -39,3 +39,18 @@ fn template_runtime_error_keeps_the_warnings() {
         ],
     );
 }
+
+/// One template error fails every entry page alike: it is said once, with how many pages.
+#[test]
+fn a_template_error_is_said_once_for_all_entry_pages() {
+    let c = Case::new("broken-template-runtime");
+    for n in 0..3 {
+        c.write(
+            &format!("content/kafka/more-{n}.md"),
+            format!("---\ntitle: \"More {n}\"\nconnector: kafka\nkind: concept\n---\nbody\n")
+                .as_bytes(),
+        );
+    }
+    let err = assert_fails_without_position(&c, &["(in 4 entry pages)"]);
+    assert_eq!(err.matches("no_such_field").count(), 1, "{err}");
+}

@@ -28,11 +28,37 @@ pub(super) fn missing_static_warning(
     page_url: &str,
     static_files: &HashSet<String>,
 ) -> Option<(String, &'static str)> {
+    if what == "image"
+        && let Some(rel) = unpublished_file(dest, page_url)
+    {
+        return Some((
+            format!(
+                "{what} `{dest}`: the site publishes files from static/ only, and {rel} is not there"
+            ),
+            "put the image under the book's static/ (static/images/…) and link it from there, e.g. `../static/images/…`",
+        ));
+    }
     let missing = missing_static_file(dest, page_url, static_files)?;
     Some((
         format!("{what} `{dest}`: the book has no {missing}"),
         "put the file into the book's static/ directory or fix the path",
     ))
+}
+
+/// The site path a relative `dest` on page `page_url` names, when it is outside `static/`
+/// (where kbook copies no file: an image kept beside its entry is not published).
+fn unpublished_file(dest: &str, page_url: &str) -> Option<String> {
+    let dest = dest.trim();
+    if dest.is_empty() || dest.contains(':') || dest.starts_with(['/', '#']) {
+        return None;
+    }
+    let path = dest
+        .split(['?', '#'])
+        .next()
+        .unwrap_or(dest)
+        .replace("%20", " ");
+    let rel = join(page_url, &path)?;
+    (!rel.starts_with("static/") && !rel.is_empty()).then_some(rel)
 }
 
 /// The warning (message, hint) for a link the site cannot serve, which is not an entry's

@@ -649,15 +649,21 @@ mod tests {
             "![a](../static/images/flow%20chart.png) ![b](https://x.example/b.png)\n\n\
              ![c](../static/images/gone.png?v=2) ![d](data:image/png;base64,AAAA) ![e](pic.png)\n",
         );
-        // Only the missing file under static/ is reported, with its line; the rest are not
-        // the book's static files to check.
-        assert_eq!(d.len(), 1, "{d:?}");
+        // The missing file under static/ is reported, with its line, and the image beside
+        // the entry, which is never published; URLs and data are not the book's to check.
+        assert_eq!(d.len(), 2, "{d:?}");
         let text = d[0].to_string();
         assert!(
             text.contains("static/images/gone.png") && text.contains(":12:"),
             "{text}"
         );
-        assert!(!d[0].is_error());
+        assert!(
+            d[1].to_string()
+                .contains("`pic.png`: the site publishes files from static/ only, and kafka/pic.png is not there"),
+            "{}",
+            d[1]
+        );
+        assert!(d.iter().all(|d| !d.is_error()));
     }
 
     fn render(body: &str) -> (RenderedBody, Vec<Diagnostic>) {

@@ -7,7 +7,7 @@ use crate::html::escape;
 use crate::render::links::{
     LinkTargets, is_unsafe_scheme, missing_static_warning, resolve_link, unserved_link_warning,
 };
-use crate::render::raw_html::{RawHtml, raw_html_links, raw_link, sanitizer};
+use crate::render::raw_html::{RawHtml, raw_html_links, raw_link, removed_by_sanitizer, sanitizer};
 use crate::urls::slugify;
 use arborium::{GrammarStore, Highlighter, HtmlFormat};
 use pulldown_cmark::{
@@ -346,6 +346,16 @@ impl MarkdownRenderer {
                     for (offset, msg, hint) in found {
                         let (l, c) = at((range.start + offset).min(range.end));
                         diags.push(Diagnostic::warning(file, l, c, msg).with_hint(hint));
+                    }
+                    // What cleaning takes out is said, not dropped silently.
+                    if self.raw_html == RawHtml::Sanitize {
+                        for (offset, what) in removed_by_sanitizer(&h) {
+                            let (l, c) = at((range.start + offset).min(range.end));
+                            diags.push(
+                                Diagnostic::warning(file, l, c, format!("raw HTML: {what} is removed (kbook cleans raw HTML of what could run script or restyle the page)"))
+                                    .with_hint("write it in Markdown, or set `[output.html] sanitize-html = false` in book.toml if every author is trusted"),
+                            );
+                        }
                     }
                     Event::Html(html.map_or(h, CowStr::from))
                 }

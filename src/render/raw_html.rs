@@ -41,6 +41,90 @@ pub(crate) fn sanitizer() -> &'static ammonia::Builder<'static> {
     })
 }
 
+/// What the sanitizer will take out of raw HTML `html`: each element or attribute it does
+/// not keep, as (offset in `html`, what). Asked of ammonia itself, one tag or attribute at a
+/// time, so the answer is its policy (cached per name).
+pub(crate) fn removed_by_sanitizer(html: &str) -> Vec<(usize, String)> {
+    static TAG: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    static ATTR: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    static KEPT: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<String, bool>>> =
+        std::sync::OnceLock::new();
+    let (Some(tag_re), Some(attr_re)) = (
+        TAG.get_or_init(|| {
+            regex::Regex::new(r#"<([A-Za-z][A-Za-z0-9-]*)((?:[^>'"]|'[^']*'|"[^"]*")*)>"#).ok()
+        }),
+        ATTR.get_or_init(|| regex::Regex::new(r#"\s([A-Za-z_:][-A-Za-z0-9_:.]*)"#).ok()),
+    ) else {
+        return Vec::new();
+    };
+    let kept = KEPT.get_or_init(Default::default);
+    let keeps = |probe: String, mark: &str| -> bool {
+        let ask = || sanitizer().clean(&probe).to_string().contains(mark);
+        match kept.lock() {
+            Ok(mut cache) => *cache.entry(probe.clone()).or_insert_with(ask),
+            // A poisoned cache (a panic elsewhere) only costs asking again.
+            Err(_) => ask(),
+        }
+    };
+    let mut out = Vec::new();
+    for cap in tag_re.captures_iter(html) {
+        let (Some(whole), Some(name)) = (cap.get(0), cap.get(1)) else {
+            continue;
+        };
+        let tag = name.as_str().to_ascii_lowercase();
+        // Probed where HTML allows it: a parser drops a `<td>` outside a table whatever the
+        // sanitizer's policy.
+        let (open, close) = match tag.as_str() {
+            "td" | "th" => ("<table><tbody><tr>", "</tr></tbody></table>"),
+            "tr" => ("<table><tbody>", "</tbody></table>"),
+            "thead" | "tbody" | "tfoot" | "caption" | "colgroup" => ("<table>", "</table>"),
+            "col" => ("<table><colgroup>", "</colgroup></table>"),
+            "li" => ("<ul>", "</ul>"),
+            "dt" | "dd" => ("<dl>", "</dl>"),
+            "summary" => ("<details>", "</details>"),
+            _ => ("", ""),
+        };
+        if !keeps(format!("{open}<{tag}>x</{tag}>{close}"), &format!("<{tag}")) {
+            out.push((whole.start(), format!("element `<{tag}>`")));
+            continue;
+        }
+        let attrs = cap.get(2).map_or("", |m| m.as_str());
+        // Attribute names, outside quoted values.
+        let unquoted: String = {
+            let mut q: Option<char> = None;
+            attrs
+                .chars()
+                .map(|c| match q {
+                    Some(open) if c == open => {
+                        q = None;
+                        ' '
+                    }
+                    Some(_) => ' ',
+                    None if c == '"' || c == '\'' => {
+                        q = Some(c);
+                        ' '
+                    }
+                    None => c,
+                })
+                .collect()
+        };
+        for a in attr_re.captures_iter(&unquoted).filter_map(|c| c.get(1)) {
+            let attr = a.as_str().to_ascii_lowercase();
+            // Links and images are checked and rewritten on their own.
+            if matches!(attr.as_str(), "href" | "src") {
+                continue;
+            }
+            if !keeps(
+                format!("{open}<{tag} {attr}=\"v\">x</{tag}>{close}"),
+                &format!(" {attr}="),
+            ) {
+                out.push((whole.start(), format!("attribute `{attr}` of `<{tag}>`")));
+            }
+        }
+    }
+    out
+}
+
 /// A warning about raw HTML: its offset in the HTML text, message and hint.
 type RawProblem = (usize, String, String);
 
@@ -131,5 +215,32 @@ pub(crate) fn raw_link(
             unserved_link_warning(dest, page_url, targets).and_then(warn),
         ),
         Err(problem) => (None, Some(problem)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_cleaning_removes_is_named_and_what_it_keeps_is_not() {
+        let html = r#"<iframe src="https://x.example/e"></iframe>
+<span style="color:red" class="x" title="a>b" onclick="go()">red</span>
+<table><thead><tr><th style="text-align:left">h</th></tr></thead><tbody><tr><td>x</td></tr></tbody></table>
+<details><summary>More</summary><kbd>Ctrl</kbd></details><ul><li>a</li></ul>"#;
+        let said: Vec<String> = removed_by_sanitizer(html)
+            .into_iter()
+            .map(|(_, what)| what)
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "element `<iframe>`",
+                "attribute `style` of `<span>`",
+                "attribute `onclick` of `<span>`"
+            ]
+        );
+        // The offset is that of the element's `<`.
+        assert_eq!(removed_by_sanitizer(html)[0].0, 0);
     }
 }

@@ -215,12 +215,19 @@ impl Config {
                 Ok(config) => break config,
                 Err(e) => {
                     let unknown = e.message().starts_with("unknown field `");
-                    // After a blanking, only unknown keys are reported: any other error may
-                    // come of the blanking (a multi-line value cut in two).
-                    if diags.is_empty() || unknown {
+                    // A value of the wrong type on one `key = value` line is blanked like an
+                    // unknown key, so the keys after it are checked in the same run.
+                    let one_line_value = e.message().starts_with("invalid type:")
+                        && e.span().is_some_and(|s| single_line_value(&read, s.start));
+                    // After a blanking, only unknown keys and one-line values are reported:
+                    // any other error may come of the blanking (a multi-line value cut in two).
+                    if diags.is_empty() || unknown || one_line_value {
                         diags.push(toml_diagnostic(&e, &read, path));
                     }
-                    match e.span().filter(|_| unknown && diags.len() < 100) {
+                    match e
+                        .span()
+                        .filter(|_| (unknown || one_line_value) && diags.len() < 100)
+                    {
                         Some(span) => read = blank_key(&read, span.start).into(),
                         None => return Err(diags),
                     }
@@ -515,11 +522,59 @@ fn blank_key(text: &str, at: usize) -> String {
     format!("{}{blank}{}", &text[..start], &text[end..])
 }
 
+/// Whether the value at byte `at` is on a `key = value` line of its own: brackets and quotes
+/// close on that line, so blanking the line removes the whole value.
+fn single_line_value(text: &str, at: usize) -> bool {
+    let at = at.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = &text[start..end];
+    let Some((key, value)) = line.split_once('=') else {
+        return false;
+    };
+    let value = value.trim();
+    !key.trim().is_empty()
+        && !key.contains(['[', '"', '\''])
+        && value.matches('[').count() == value.matches(']').count()
+        && value.matches('{').count() == value.matches('}').count()
+        && !value.starts_with("\"\"\"")
+        && !value.starts_with("'''")
+}
+
+/// The key of the `key = value` line holding byte `at` (for naming a wrong value's key).
+fn key_at(text: &str, at: usize) -> Option<&str> {
+    let at = at.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let (key, _) = text[start..].split_once('=')?;
+    let key = key.trim();
+    (!key.is_empty() && !key.contains(['\n', '[', '#'])).then_some(key)
+}
+
 /// Turns a TOML error into a diagnostic at its span, with a did-you-mean for unknown keys.
 pub fn toml_diagnostic(e: &toml::de::Error, text: &str, path: &Path) -> Diagnostic {
     let (line, column) = e.span().map_or((0, 0), |s| line_col(text, s.start));
-    let message = e.message().trim().to_string();
+    let mut message = e.message().trim().to_string();
+    // "invalid type: string \"error\", expected a sequence" names no key: say which.
+    if message.starts_with("invalid type:")
+        && let Some(key) = e.span().and_then(|s| key_at(text, s.start))
+    {
+        message = format!("`{key}`: {message}");
+    }
     let mut d = Diagnostic::error(path, line, column, message.clone());
+    if message.contains("invalid type:") {
+        let hint = if message.ends_with("expected a sequence") {
+            "write a list: `key = [\"…\", \"…\"]`"
+        } else if message.contains("expected u") || message.contains("expected i") {
+            "write a whole number, without quotes"
+        } else if message.ends_with("expected a boolean") {
+            "write true or false, without quotes"
+        } else if message.contains("expected a string") {
+            "quote the value: `key = \"…\"`"
+        } else {
+            "see the README's book.toml section for this key's form"
+        };
+        d = d.with_hint(hint);
+    }
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let key = rest.split('`').next().unwrap_or_default();
         let expected: Vec<&str> = rest.split('`').skip(2).step_by(2).collect();
@@ -537,6 +592,30 @@ pub fn toml_diagnostic(e: &toml::de::Error, text: &str, path: &Path) -> Diagnost
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_of_the_wrong_type_are_all_named_by_key_with_the_rest() {
+        let t = "[book]\ntitle = \"KB\"\n[kbook]\nmax-entry-bytes = \"big\"\nkinds = \"error\"\nother = 1\n";
+        let d = Config::parse(t, Path::new("book.toml"))
+            .err()
+            .unwrap_or_default();
+        let said: Vec<String> = d
+            .iter()
+            .map(|d| format!("{}: {}", d.line, d.message))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "4: `max-entry-bytes`: invalid type: string \"big\", expected u64",
+                "5: `kinds`: invalid type: string \"error\", expected a sequence",
+                "6: unknown field `other`, expected one of `connectors`, `kinds`, `max-entry-bytes`, `strings`",
+            ]
+        );
+        assert_eq!(
+            d[1].hint.as_deref(),
+            Some("write a list: `key = [\"…\", \"…\"]`")
+        );
+    }
 
     #[test]
     fn parses_mdbook_and_kbook_keys() {

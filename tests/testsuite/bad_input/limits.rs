@@ -102,5 +102,8 @@ fn entry_size_limit_is_configurable() {
 #[test]
 fn bad_limit_type_in_book_toml() {
     let c = Case::with(&[("book.toml", b"[kbook]\nmax-entry-bytes = \"big\"\n")]);
-    assert_fails_with(&c, &["book.toml:2:19: error: invalid type"]);
+    assert_fails_with(
+        &c,
+        &["book.toml:2:19: error: `max-entry-bytes`: invalid type"],
+    );
 }

@@ -143,6 +143,16 @@ pub enum Command {
         dest: Option<PathBuf>,
     },
     /// Search the built index from the terminal.
+    #[command(after_help = "Examples:
+  kbook search 'Connection refused'
+  kubectl logs pod | kbook search
+  kbook search --stdin < trace.txt
+  kbook search --version vvr=8.0.7 --connector kafka 'offset commit failed'
+  kbook search --json 'SSL peer shut down incorrectly' | jq '.hits[0].url'
+
+Exit status: 0 after a search, whatever it found (`--json` says whether the first hit is
+confident); 1 when it cannot search (no index, an unreadable site, an empty paste, a bad
+--version); 2 for a usage error.")]
     Search(search::SearchArgs),
     /// Measure search quality on labelled queries (JSON lines).
     Eval(eval::EvalArgs),
@@ -230,6 +240,11 @@ fn one_line(s: &str, max: usize) -> String {
 /// The search index of a built site: `site` when given, else the book's build directory
 /// (from its book.toml, read as every command reads it).
 fn open_built_index(book: &Path, site: Option<&Path>) -> Result<kbook_search::BookIndex> {
+    Ok(open_built_site(book, site)?.0)
+}
+
+/// [`open_built_index`], with the folder of the site it opened.
+fn open_built_site(book: &Path, site: Option<&Path>) -> Result<(kbook_search::BookIndex, PathBuf)> {
     let site = match site {
         Some(site) => site.to_path_buf(),
         None if !book.is_dir() => anyhow::bail!(
@@ -251,5 +266,5 @@ fn open_built_index(book: &Path, site: Option<&Path>) -> Result<kbook_search::Bo
             dir
         }
     };
-    Ok(kbook::search_assets::open_index(&site)?)
+    Ok((kbook::search_assets::open_index(&site)?, site))
 }

@@ -1,6 +1,6 @@
 //! `kbook search`: search a built book from a terminal.
 
-use super::{one_line, open_built_index};
+use super::{one_line, open_built_site};
 use anyhow::{Context, Result, bail};
 use kbook_search::version::{Version, VersionMatch, parse_product_version};
 use kbook_search::{SearchOptions, SearchResults, Tuning};
@@ -18,8 +18,11 @@ pub struct SearchArgs {
     /// Of a paste over 256 KiB the first and last 128 KiB are searched (a note says so).
     #[arg(long)]
     pub stdin: bool,
-    /// Print JSON (`{"hits": [...], "confident": bool, "signals": {...}}`; the signals are
-    /// what confidence was decided on).
+    /// Print JSON: `{"hits": [{"id", "url" (relative to the site), "title", "connector",
+    /// "kind", "score", "matched_error", "snippet": {"text", "highlights" (character ranges),
+    /// "section"}, "version_match", "fixed_in", "explain"}], "confident": bool,
+    /// "best_other_version", "signals": {...}}`; fields without a value are left out or null,
+    /// and the signals are what confidence was decided on.
     #[arg(long)]
     pub json: bool,
     /// Maximum number of results (1 to 200).
@@ -172,7 +175,7 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         })?),
         None => None,
     };
-    let index = open_built_index(&args.book, args.site.as_deref())?;
+    let (index, site) = open_built_site(&args.book, args.site.as_deref())?;
     // The book's names for connectors and kinds, read only for a filter.
     let names = (args.connector.is_some() || args.kind.is_some())
         .then(|| kbook::config::Config::load(&args.book).ok())
@@ -227,7 +230,7 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&results)?)?;
     } else {
-        print_results(&results, args, opts.version.as_ref())?;
+        print_results(&results, args, opts.version.as_ref(), &site)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -288,10 +291,24 @@ fn version_mark(
     }
 }
 
+/// `text` with control characters (a terminal's escape sequences, in a title or an error
+/// text of the book) shown as U+FFFD instead of acted on.
+fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(char::is_control) {
+        text.chars()
+            .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
+    }
+}
+
 fn print_results(
     r: &SearchResults,
     args: &SearchArgs,
     reader: Option<&(String, Version)>,
+    site: &std::path::Path,
 ) -> std::io::Result<()> {
     let explain = args.explain;
     if r.hits.is_empty() {
@@ -318,14 +335,19 @@ fn print_results(
         outln!(
             "{:>2}. {}  [{} · {}]  score {:.2}",
             i + 1,
-            h.title,
-            h.connector,
-            h.kind,
+            printable(&h.title),
+            printable(&h.connector),
+            printable(&h.kind),
             h.score
         )?;
-        outln!("    {}", h.url)?;
+        // The page's file, openable from here (a `kbook index` site's pages lie above its
+        // search folder: `../`).
+        outln!(
+            "    {}",
+            printable(&site.join(&h.url).display().to_string())
+        )?;
         if let Some(e) = &h.matched_error {
-            outln!("    matched: {}", one_line(e, 160))?;
+            outln!("    matched: {}", printable(&one_line(e, 160)))?;
         }
         if let (Some(m), Some((product, version))) = (h.version_match, reader)
             && let Some(mark) = version_mark(m, h.fixed_in.as_deref(), product, version)
@@ -335,7 +357,7 @@ fn print_results(
         }
         if explain && let Some(x) = &h.explain {
             for line in x.lines() {
-                outln!("      {line}")?;
+                outln!("      {}", printable(line))?;
             }
         }
     }
@@ -374,6 +396,15 @@ mod tests {
         // A short one is read whole.
         let r = read_bounded("one line".as_bytes()).unwrap();
         assert_eq!((r.text.as_str(), r.cut_from), ("one line", None));
+    }
+
+    #[test]
+    fn control_characters_are_shown_not_acted_on() {
+        assert_eq!(printable("plain title"), "plain title");
+        assert_eq!(
+            printable("red \u{1b}[31mtitle\u{7}"),
+            "red \u{fffd}[31mtitle\u{fffd}"
+        );
     }
 
     #[test]

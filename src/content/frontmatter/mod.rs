@@ -336,6 +336,17 @@ mod tests {
     }
 
     #[test]
+    fn a_title_with_a_control_character_is_refused() {
+        let (_, d) =
+            run("---\ntitle: \"Red \\e[31mtitle\"\nconnector: kafka\nkind: error\n---\nbody\n");
+        let said: Vec<String> = d
+            .iter()
+            .map(|d| format!("{}: {}", d.line, d.message))
+            .collect();
+        assert_eq!(said, ["2: `title` holds a control character (U+001B)"]);
+    }
+
+    #[test]
     fn list_items_listed_twice_or_empty_are_reported() {
         let text = "---\ntitle: T\nconnector: kafka\nkind: error\nrelated: [a, b, a]\nsymptoms: [\"\", \"rows vanish\"]\n---\nbody\n";
         let (fm, d) = run(text);

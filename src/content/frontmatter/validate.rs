@@ -52,7 +52,17 @@ impl Validator<'_> {
                         }
                     }
                 }
-                "title" => fm.title = self.string(key, value).unwrap_or_default(),
+                "title" => {
+                    fm.title = self.string(key, value).unwrap_or_default();
+                    // A terminal would act on an escape sequence in a title (`kbook search`).
+                    if let Some(c) = fm.title.chars().find(|c| c.is_control()) {
+                        self.err(
+                            self.loc.key(key),
+                            format!("`title` holds a control character (U+{:04X})", u32::from(c)),
+                            "remove it: a title is one line of plain text",
+                        );
+                    }
+                }
                 "connector" => {
                     if let Some(s) = self.string(key, value) {
                         if crate::config::is_slug(&s) {

@@ -354,6 +354,9 @@ fn search_reads_a_pipe_and_says_what_to_give_instead_of_a_missing_site() {
             out.contains(" 1. ") && out.contains("kafka-ssl-handshake"),
             "{out}"
         );
+        // Each hit's page as a path that opens from here.
+        let page = c.out.join("kafka/kafka-ssl-handshake.html");
+        assert!(out.contains(&format!("    {}\n", page.display())), "{out}");
     }
     let o = piped(&[std::ffi::OsStr::new("--site"), site], b"");
     assert!(!o.status.success());

@@ -268,10 +268,19 @@ pub fn evaluate(
 
 /// Reads a JSONL query file; every line that is not a labelled query is reported.
 pub fn read_queries(path: &Path) -> Result<Vec<LabelledQuery>, EvalError> {
-    let text = std::fs::read_to_string(path).map_err(|source| EvalError::Read {
+    // `-` is standard input, as for other tools.
+    let read = if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map(|_| text)
+    } else {
+        std::fs::read_to_string(path)
+    };
+    let text = read.map_err(|source| EvalError::Read {
         path: path.display().to_string(),
         source,
     })?;
+    // An editor's byte-order mark is no part of the first line's JSON.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut out = Vec::new();
     let mut problems = Vec::new();
     for (i, line) in text.lines().enumerate() {

@@ -212,7 +212,11 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
                 rank,
                 if m.confident { " confident" } else { "" },
                 expect,
-                m.got.join(",")
+                if m.got.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    m.got.join(",")
+                }
             )?;
             outln!("      {}", one_line(&m.q, 140))?;
         }
@@ -235,13 +239,21 @@ fn print_table(report: &EvalReport) -> std::io::Result<()> {
         "conf-rate"
     )?;
     let row = |name: &str, m: &Metrics| {
+        // Without answerable queries the ranking measures are undefined, like the others.
+        let rank = |v: f64| {
+            if m.n == 0 {
+                "-".to_string()
+            } else {
+                format!("{v:.3}")
+            }
+        };
         outln!(
-            "{:<14} {:>5} {:>7.3} {:>7.3} {:>9.3} {:>6} {:>8} {:>10} {:>10}",
+            "{:<14} {:>5} {:>7} {:>7} {:>9} {:>6} {:>8} {:>10} {:>10}",
             name,
             m.n,
-            m.top1,
-            m.mrr10,
-            m.recall5,
+            rank(m.top1),
+            rank(m.mrr10),
+            rank(m.recall5),
             m.unanswered,
             pct(m.abstain),
             pct(m.confident_precision),

@@ -29,6 +29,9 @@ pub enum VersionError {
     /// A range that no version can satisfy, e.g. `>=9, <8`.
     #[error("the range `{0}` matches no version (its lower bound is above its upper bound)")]
     EmptyRange(String),
+    /// A reader's version without its product (`8.0.7`, `=8.0.7`).
+    #[error("`{0}` names no product: write PRODUCT=VERSION, e.g. vvr=8.0.7")]
+    NoProduct(String),
 }
 
 /// One release version: numeric components plus an optional suffix such as `flink-1.15`.
@@ -370,15 +373,18 @@ pub fn match_stored_specs(
 }
 
 /// Parses a reader's `product=version` (e.g. `vvr=8.0.7`).
+/// A space stands for the `=` too (`vvr 8.0.7`, as people write it).
 pub fn parse_product_version(text: &str) -> Result<(String, Version), VersionError> {
+    let text = text.trim();
     let (product, version) = text
         .split_once('=')
-        .ok_or_else(|| VersionError::NotAVersion(text.to_string()))?;
+        .or_else(|| text.split_once(char::is_whitespace))
+        .ok_or_else(|| VersionError::NoProduct(text.to_string()))?;
     let product = product.trim().to_ascii_lowercase();
     if product.is_empty() {
-        return Err(VersionError::NotAVersion(text.to_string()));
+        return Err(VersionError::NoProduct(text.to_string()));
     }
-    Ok((product, Version::parse(version)?))
+    Ok((product, Version::parse(version.trim())?))
 }
 
 #[cfg(test)]
@@ -461,6 +467,17 @@ mod tests {
         let (p, ver) = parse_product_version("VVR=8.0.7").unwrap();
         assert_eq!(p, "vvr");
         assert_eq!(ver.parts, vec![8, 0, 7]);
+        let (p, ver) = parse_product_version(" vvr 8.0.7 ").unwrap();
+        assert_eq!((p.as_str(), ver.parts), ("vvr", vec![8, 0, 7]));
+        for no_product in ["8.0.7", "=8.0.7", "vvr"] {
+            assert!(
+                matches!(
+                    parse_product_version(no_product),
+                    Err(VersionError::NoProduct(_))
+                ),
+                "{no_product}"
+            );
+        }
     }
 
     #[test]

@@ -447,3 +447,46 @@ fn search_explain_adds_up() {
         );
     }
 }
+
+/// A filter takes competing entries away, but not the doubt: a filtered search is confident
+/// only where the whole book's search is confident in the same first hit.
+#[test]
+fn filters_do_not_make_a_search_confident() {
+    let c = case("good");
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let search = |args: &[&str]| -> serde_json::Value {
+        let o = kbook()
+            .args(["search", "--json", "--site"])
+            .arg(&c.out)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let first = |v: &serde_json::Value| v["hits"][0]["id"].as_str().map(str::to_string);
+    let mut confident_filtered = 0;
+    for q in [
+        "kafka",
+        "ssl",
+        "commit",
+        "SSLHandshakeException PKIX path building failed",
+    ] {
+        let all = search(&[q]);
+        for filter in [
+            ["--kind", "concept"],
+            ["--kind", "error"],
+            ["--connector", "kafka"],
+        ] {
+            let f = search(&[filter[0], filter[1], q]);
+            if f["confident"] == true {
+                confident_filtered += 1;
+                assert_eq!(all["confident"], true, "{q} {filter:?}: {f}");
+                assert_eq!(first(&all), first(&f), "{q} {filter:?}");
+            }
+        }
+    }
+    // The rule is not met by never being confident.
+    assert!(confident_filtered > 0);
+}

@@ -175,7 +175,22 @@ impl BookIndex {
             });
         }
         let scored = self.score(built, opts)?;
-        self.finish(built, &scored, opts)
+        let mut results = self.finish(built, &scored, opts)?;
+        // A filter takes the competing entries away, and with them the reason to doubt: the
+        // first hit is confident only if it is also the whole book's confident first hit.
+        if results.confident && (opts.connector.is_some() || opts.kind.is_some()) {
+            let all = SearchOptions {
+                limit: 1,
+                connector: None,
+                kind: None,
+                explain: false,
+                ..opts.clone()
+            };
+            let unfiltered = self.finish(built, &self.score(built, &all)?, &all)?;
+            results.confident = unfiltered.confident
+                && unfiltered.hits.first().map(|h| &h.id) == results.hits.first().map(|h| &h.id);
+        }
+        Ok(results)
     }
 
     /// The ranked hits of a built query (not empty), before their documents are read.

@@ -638,6 +638,12 @@ mod tests {
                     "image `../static/images/gone.png`: the book has no static/images/gone.png"
                         .to_string()
                 ),
+                (
+                    12,
+                    false,
+                    "raw HTML: attribute `data-href` of `<a>` is removed (kbook cleans raw HTML of what could run script or restyle the page)"
+                        .to_string()
+                ),
             ]
         );
         // Another generator's template code is named as such.

@@ -89,6 +89,10 @@ pub fn read(
         title.get_or_insert(h1);
         body = rest;
     }
+    // The title is the page's one level-1 heading: sections written as `#` go one level down.
+    if let Some(demoted) = demote_headings(&body) {
+        body = demoted;
+    }
     let stem = page_stem(&page.rel);
     let title = title
         .or_else(|| page.nav_title.clone())
@@ -396,6 +400,41 @@ fn dropped_reason(key: &str) -> &'static str {
 }
 
 /// A `# Title` on the first non-blank line (outside code), and the body without it.
+/// `body` with every ATX heading one level deeper (`#` → `##`, down to `######`), when it
+/// has a level-1 heading outside code fences; `None` when it has none.
+fn demote_headings(body: &str) -> Option<String> {
+    let is_h1 =
+        |l: &str| l.trim_start_matches(' ').strip_prefix("# ").is_some() || l.trim_end() == "#";
+    let mut fence: Option<&str> = None;
+    let mut any = false;
+    let mut out = String::with_capacity(body.len() + 16);
+    for line in body.split_inclusive('\n') {
+        let trimmed = line.trim_start_matches(' ');
+        let marker = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m));
+        match (fence, marker) {
+            (None, Some(m)) => fence = Some(m),
+            (Some(open), Some(m)) if m == open => fence = None,
+            _ => {}
+        }
+        let indent = line.len() - trimmed.len();
+        if fence.is_none() && marker.is_none() && indent < 4 {
+            let hashes = trimmed.bytes().take_while(|&b| b == b'#').count();
+            let after = trimmed.as_bytes().get(hashes);
+            if (1..6).contains(&hashes)
+                && matches!(after, Some(b' ' | b'\t' | b'\n' | b'\r') | None)
+            {
+                any |= is_h1(line);
+                out.push_str(&line[..indent]);
+                out.push('#');
+                out.push_str(trimmed);
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    any.then_some(out)
+}
+
 fn leading_h1(body: &str) -> Option<(String, String)> {
     let mut offset = 0;
     let mut lines = body.split_inclusive('\n');
@@ -618,6 +657,13 @@ mod tests {
             Some(("FAQ".into(), "\n\n\ntext\n".into()))
         );
         assert_eq!(leading_h1("text\n# Late\n"), None);
+        // Sections written as `#` go one level down; code is left alone.
+        assert_eq!(
+            demote_headings("# Parameters\ntext\n## Sub\n```\n# comment\n```\n###### Deep\n")
+                .as_deref(),
+            Some("## Parameters\ntext\n### Sub\n```\n# comment\n```\n###### Deep\n")
+        );
+        assert_eq!(demote_headings("## Only\ntext\n"), None);
         // A setext heading too; `---` under a line is an H2, not the title.
         assert_eq!(
             leading_h1("Setext title\n====\n\nBody.\n"),

@@ -224,6 +224,35 @@ impl MarkdownRenderer {
         };
 
         for (ev, range) in Parser::new_ext(body, options()).into_offset_iter() {
+            // A plain blockquote whose first line reads like an admonition kbook lacks.
+            if let Event::Start(Tag::BlockQuote(None)) = &ev
+                && let Some(kind) = body[range.clone()]
+                    .lines()
+                    .next()
+                    .map(|l| l.trim_start().trim_start_matches('>').trim_start())
+                    .and_then(|l| l.strip_prefix("[!"))
+                    .and_then(|r| r.split_once(']'))
+                    .map(|(k, _)| k)
+                    .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphabetic()))
+            {
+                let (l, c) = at(range.start);
+                diags.push(
+                    Diagnostic::warning(file, l, c, format!("`[!{kind}]` is no admonition: it shows as text"))
+                        .with_hint("the admonitions are [!NOTE], [!TIP], [!IMPORTANT], [!WARNING] and [!CAUTION]"),
+                );
+            }
+            // The page shows the title as its one level-1 heading.
+            if let Event::Start(Tag::Heading {
+                level: pulldown_cmark::HeadingLevel::H1,
+                ..
+            }) = &ev
+            {
+                let (l, c) = at(range.start);
+                diags.push(
+                    Diagnostic::warning(file, l, c, "a level-1 heading in the body: the page already shows the title as its heading")
+                        .with_hint("start the body's sections at `##`"),
+                );
+            }
             if let Some((lang, buf)) = code.as_mut() {
                 match ev {
                     Event::Text(t) => buf.push_str(&t),
@@ -591,6 +620,24 @@ mod tests {
         let (r, d) = render("Offsets are kept. See [SSL handshake fails](../mysql/b.md).\n");
         assert!(d.is_empty(), "{d:?}");
         assert!(r.text.contains("See SSL handshake fails"), "{}", r.text);
+    }
+
+    #[test]
+    fn a_level_one_heading_and_an_unknown_admonition_are_named() {
+        let (_, d) = render(
+            "# Title again\n\n> [!DANGER]\n> Careful.\n\n> [!WARNING]\n> Known.\n\n> [link](https://x.example) text\n",
+        );
+        let said: Vec<String> = d
+            .iter()
+            .map(|d| format!("{}: {}", d.line, d.message))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "10: a level-1 heading in the body: the page already shows the title as its heading",
+                "12: `[!DANGER]` is no admonition: it shows as text",
+            ]
+        );
     }
 
     #[test]

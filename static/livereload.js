@@ -14,8 +14,19 @@
     box.className = "kbook-overlay";
     box.setAttribute("role", "alert");
     var h = document.createElement("h2");
-    h.textContent = "Build failed: " + diags.length + " problem" + (diags.length === 1 ? "" : "s");
+    // Warnings come with the errors; the count names each.
+    var errors = diags.filter(function (d) { return d.level === "error"; }).length;
+    var warnings = diags.length - errors;
+    h.textContent = "Build failed: " + errors + " error" + (errors === 1 ? "" : "s") +
+      (warnings ? ", " + warnings + " warning" + (warnings === 1 ? "" : "s") : "");
     box.appendChild(h);
+    // The page under it stays readable: the overlay closes until the next build says more.
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "kbook-overlay-close";
+    close.textContent = "Close";
+    close.addEventListener("click", clear);
+    box.appendChild(close);
     var list = document.createElement("ul");
     diags.forEach(function (d) {
       var li = document.createElement("li");

@@ -376,3 +376,33 @@ fn serve_leaves_the_build_alone_and_watches_folders_made_later() {
         "an edit of the new template is seen"
     );
 }
+
+/// The overlay of a failed rebuild counts errors and warnings apart, and closes.
+#[test]
+fn the_error_overlay_counts_errors_and_warnings_and_closes() {
+    let (_dir, book, dest) = fixture_copy();
+    let server = serve(&book, &dest);
+    let c = crate::common::chromium();
+    c.open(&format!(
+        "http://{}/kafka/kafka-offset-commit.html",
+        server.addr
+    ));
+    c.wait_for("document.readyState === 'complete'");
+    let entry = book.join("content/kafka/kafka-offset-commit.md");
+    let text = std::fs::read_to_string(&entry).unwrap();
+    // One error (an unknown kind) and one warning (a level-1 heading in the body).
+    std::fs::write(
+        &entry,
+        text.replace("kind: concept", "kind: concpt") + "\n# Again\n",
+    )
+    .unwrap();
+    let heading = c.wait_for(
+        "(() => { const h = document.querySelector('#kbook-build-errors h2'); return h && h.textContent; })()",
+    );
+    assert_eq!(heading, "Build failed: 1 error, 1 warning");
+    c.eval("document.querySelector('#kbook-build-errors .kbook-overlay-close').click()");
+    assert_eq!(
+        c.eval("document.getElementById('kbook-build-errors') === null"),
+        serde_json::json!(true)
+    );
+}

@@ -17,6 +17,14 @@ pub fn run(
     open: bool,
     dest: Option<PathBuf>,
 ) -> Result<ExitCode> {
+    // Outside a book (no book.toml, no content/) there is nothing to watch or serve: say so
+    // instead of waiting.
+    if !args.book.join("book.toml").is_file() && !args.book.join("content").is_dir() {
+        anyhow::bail!(
+            "{} has no book.toml and no content/: run kbook serve in a book's folder, pass --book DIR, or start one with `kbook init`",
+            args.book.display()
+        );
+    }
     // Loaded for its errors: a book.toml that does not parse is reported before serving.
     Config::load(&args.book).map_err(|d| diagnostics_error(&d))?;
     // Not the build directory: the development site (the index whole under a fixed name, the

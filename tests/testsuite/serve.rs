@@ -406,3 +406,18 @@ fn the_error_overlay_counts_errors_and_warnings_and_closes() {
         serde_json::json!(true)
     );
 }
+
+/// Outside a book (no book.toml, no content/) serve says so and stops, rather than wait.
+#[test]
+fn serve_outside_a_book_stops_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kbook"))
+        .args(["serve", "--port", "0", "--book"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("has no book.toml and no content/"), "{err}");
+    assert!(!dir.path().join(".kbook").exists(), "nothing written");
+}

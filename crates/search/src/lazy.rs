@@ -154,7 +154,10 @@ impl LazyIndex {
         // 3. The stored documents of the shown hits and the second one (a reader's version only
         // reorders them):
         // they are all read even when one is missing, so one round fetches them all.
-        let result = self.book.finish(&built, &scored, opts);
+        let result = self
+            .book
+            .finish(&built, &scored, opts)
+            .and_then(|r| self.book.confirm_filtered(&built, r, opts));
         let lacked = plan.store.take_missing();
         if lacked.is_empty() {
             return result.map(LazyOutcome::Done);
@@ -371,8 +374,18 @@ mod tests {
     }
 
     fn run(lazy: &LazyIndex, set: &BlockSet, q: &str, fetched: &mut usize) -> SearchResults {
+        run_with(lazy, set, q, &SearchOptions::default(), fetched)
+    }
+
+    fn run_with(
+        lazy: &LazyIndex,
+        set: &BlockSet,
+        q: &str,
+        opts: &SearchOptions,
+        fetched: &mut usize,
+    ) -> SearchResults {
         for _ in 0..16 {
-            match lazy.search(q, &SearchOptions::default()).unwrap() {
+            match lazy.search(q, opts).unwrap() {
                 LazyOutcome::Done(r) => return r,
                 LazyOutcome::Need(need) => {
                     assert!(!need.is_empty());
@@ -420,6 +433,91 @@ mod tests {
             fetched < set.blocks.len(),
             "fetched {fetched} of {}",
             set.blocks.len()
+        );
+    }
+
+    /// A filtered search decides confidence as the native search does (the whole book's
+    /// search must agree), fetching what that needs.
+    #[test]
+    fn filtered_lazy_search_is_as_confident_as_the_full_one() {
+        let d = docs(2000);
+        let packed = crate::build_packed_index(&d).unwrap();
+        let set = split_packed(&packed).unwrap();
+        let full = BookIndex::open(packed).unwrap();
+        // Entries' titles and error texts, under their own connector and another.
+        let cases: Vec<(String, String)> = [17usize, 1203, 42, 5, 64, 333, 1001, 7]
+            .iter()
+            .flat_map(|&k| {
+                let own = d[k].connector.clone();
+                let other = format!("c{}", (k + 1) % 5);
+                [
+                    d[k].title.clone(),
+                    d[k].errors[0].clone(),
+                    d[k].title.split(' ').take(2).collect::<Vec<_>>().join(" "),
+                ]
+                .into_iter()
+                .flat_map(move |q| [(q.clone(), own.clone()), (q, other.clone())])
+            })
+            .collect();
+        let (mut confident, mut taken_back) = (0, 0);
+        for (q, connector) in &cases {
+            let opts = SearchOptions {
+                connector: Some(connector.clone()),
+                ..SearchOptions::default()
+            };
+            let want = full.search(q, &opts).unwrap();
+            // The filtered search alone, before the whole book's search is asked.
+            let built = build_query(q, &full.searcher, &full.kb, &opts.tuning);
+            let alone = full
+                .finish(&built, &full.score(&built, &opts).unwrap(), &opts)
+                .unwrap();
+            taken_back += usize::from(alone.confident && !want.confident);
+            // A cold index each time: the confirmation's documents must be fetched too.
+            let lazy = LazyIndex::open(set.head.clone()).unwrap();
+            let got = run_with(&lazy, &set, q, &opts, &mut 0);
+            let ids = |r: &SearchResults| r.hits.iter().map(|h| h.id.clone()).collect::<Vec<_>>();
+            assert_eq!(ids(&got), ids(&want), "{q:?} {connector}");
+            assert_eq!(got.confident, want.confident, "{q:?} {connector}");
+            confident += usize::from(got.confident);
+        }
+        assert!(confident > 0, "no filtered search was confident");
+        // Two entries alike under two connectors: filtered to one, the search alone would be
+        // confident, and the whole book's search takes that back, in the browser too.
+        let twin = |id: &str, connector: &str| crate::EntryDoc {
+            id: id.into(),
+            url: format!("{connector}/{id}.html"),
+            title: "Offset commit fails after a restart".into(),
+            connector: connector.into(),
+            kind: "error".into(),
+            body: "The committed offset is lost when the job restarts.".into(),
+            ..Default::default()
+        };
+        let mut small = vec![twin("a", "kafka"), twin("b", "mysql")];
+        small.extend(docs(40));
+        let packed = crate::build_packed_index(&small).unwrap();
+        let set = split_packed(&packed).unwrap();
+        let full = BookIndex::open(packed).unwrap();
+        for q in [
+            "offset commit fails after a restart",
+            "offset commit restart",
+        ] {
+            let opts = SearchOptions {
+                connector: Some("kafka".into()),
+                ..SearchOptions::default()
+            };
+            let built = build_query(q, &full.searcher, &full.kb, &opts.tuning);
+            let alone = full
+                .finish(&built, &full.score(&built, &opts).unwrap(), &opts)
+                .unwrap();
+            let want = full.search(q, &opts).unwrap();
+            taken_back += usize::from(alone.confident && !want.confident);
+            let lazy = LazyIndex::open(set.head.clone()).unwrap();
+            let got = run_with(&lazy, &set, q, &opts, &mut 0);
+            assert_eq!(got.confident, want.confident, "{q:?}");
+        }
+        assert!(
+            taken_back > 0,
+            "no case where the whole book's search took confidence back"
         );
     }
 

@@ -175,9 +175,19 @@ impl BookIndex {
             });
         }
         let scored = self.score(built, opts)?;
-        let mut results = self.finish(built, &scored, opts)?;
-        // A filter takes the competing entries away, and with them the reason to doubt: the
-        // first hit is confident only if it is also the whole book's confident first hit.
+        let results = self.finish(built, &scored, opts)?;
+        self.confirm_filtered(built, results, opts)
+    }
+
+    /// A filter takes the competing entries away, and with them the reason to doubt: a
+    /// filtered search's first hit stays confident only if the whole book's search is
+    /// confident in it too (both the native and the browser's lazy search end here).
+    pub(crate) fn confirm_filtered(
+        &self,
+        built: &BuiltQuery,
+        mut results: SearchResults,
+        opts: &SearchOptions,
+    ) -> Result<SearchResults, SearchError> {
         if results.confident && (opts.connector.is_some() || opts.kind.is_some()) {
             let all = SearchOptions {
                 limit: 1,

@@ -48,6 +48,13 @@ pub(super) fn missing_static_warning(
 /// The site path a relative `dest` on page `page_url` names, when it is outside `static/`
 /// (where kbook copies no file: an image kept beside its entry is not published).
 fn unpublished_file(dest: &str, page_url: &str) -> Option<String> {
+    let rel = site_path(dest, page_url)?;
+    (!rel.starts_with("static/") && !rel.is_empty()).then_some(rel)
+}
+
+/// The site path a relative link or image source `dest` on page `page_url` names (`None` for
+/// URLs, absolute paths, `data:` and same-page anchors, which are not the book's files).
+fn site_path(dest: &str, page_url: &str) -> Option<String> {
     let dest = dest.trim();
     if dest.is_empty() || dest.contains(':') || dest.starts_with(['/', '#']) {
         return None;
@@ -57,8 +64,7 @@ fn unpublished_file(dest: &str, page_url: &str) -> Option<String> {
         .next()
         .unwrap_or(dest)
         .replace("%20", " ");
-    let rel = join(page_url, &path)?;
-    (!rel.starts_with("static/") && !rel.is_empty()).then_some(rel)
+    join(page_url, &path)
 }
 
 /// The warning (message, hint) for a link the site cannot serve, which is not an entry's
@@ -128,16 +134,7 @@ fn missing_static_file(
     page_url: &str,
     static_files: &HashSet<String>,
 ) -> Option<String> {
-    let dest = dest.trim();
-    if dest.is_empty() || dest.contains(':') || dest.starts_with(['/', '#']) {
-        return None;
-    }
-    let path = dest
-        .split(['?', '#'])
-        .next()
-        .unwrap_or(dest)
-        .replace("%20", " ");
-    let rel = join(page_url, &path)?;
+    let rel = site_path(dest, page_url)?;
     let file = rel.strip_prefix("static/")?;
     (!static_files.contains(file)).then(|| rel.clone())
 }

@@ -412,8 +412,10 @@ pub fn serve(opts: &ServeOptions) -> Result<(), ServeError> {
         let deadline = Instant::now() + Duration::from_millis(DEBOUNCE_MS);
         while let Ok(_more) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {}
         // A folder created since (`templates/` after `kbook init`), or a `src` book.toml now
-        // names, is watched from now on.
-        arm(&mut watcher, &book, &mut armed)?;
+        // names, is watched from now on; one that cannot be is said, and serving goes on.
+        if let Err(e) = arm(&mut watcher, &book, &mut armed) {
+            eprintln!("warning: {e}: edits there start no rebuild");
+        }
         let started = Instant::now();
         let result = site.rebuild();
         let elapsed = started.elapsed();
@@ -464,6 +466,8 @@ fn arm(
     book: &Path,
     armed: &mut std::collections::HashSet<PathBuf>,
 ) -> Result<(), ServeError> {
+    // A watched folder that was removed is watched again when it is made again.
+    armed.retain(|p| p.exists());
     for (path, mode) in watch_paths(book) {
         if armed.contains(&path) || !path.exists() {
             continue;

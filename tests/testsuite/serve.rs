@@ -375,6 +375,20 @@ fn serve_leaves_the_build_alone_and_watches_folders_made_later() {
         page.contains("SECOND-MARK"),
         "an edit of the new template is seen"
     );
+    // Removed, then made again: watched again.
+    std::fs::remove_dir_all(book.join("templates")).unwrap();
+    next_event(&mut stream, "reload", &server);
+    std::fs::create_dir(&ready).unwrap();
+    std::fs::write(ready.join("entry.html"), marked("THIRD-MARK")).unwrap();
+    std::fs::rename(&ready, book.join("templates")).unwrap();
+    next_event(&mut stream, "reload", &server);
+    std::fs::write(book.join("templates/entry.html"), marked("FOURTH-MARK")).unwrap();
+    next_event(&mut stream, "reload", &server);
+    let (_, page) = get(&server.addr, "/kafka/kafka-offset-commit.html");
+    assert!(
+        page.contains("FOURTH-MARK"),
+        "the folder made again is watched"
+    );
 }
 
 /// The overlay of a failed rebuild counts errors and warnings apart, and closes.

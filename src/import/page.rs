@@ -403,8 +403,6 @@ fn dropped_reason(key: &str) -> &'static str {
 /// `body` with every ATX heading one level deeper (`#` → `##`, down to `######`), when it
 /// has a level-1 heading outside code fences; `None` when it has none.
 fn demote_headings(body: &str) -> Option<String> {
-    let is_h1 =
-        |l: &str| l.trim_start_matches(' ').strip_prefix("# ").is_some() || l.trim_end() == "#";
     let mut fence: Option<&str> = None;
     let mut any = false;
     let mut out = String::with_capacity(body.len() + 16);
@@ -423,7 +421,7 @@ fn demote_headings(body: &str) -> Option<String> {
             if (1..6).contains(&hashes)
                 && matches!(after, Some(b' ' | b'\t' | b'\n' | b'\r') | None)
             {
-                any |= is_h1(line);
+                any |= hashes == 1;
                 out.push_str(&line[..indent]);
                 out.push('#');
                 out.push_str(trimmed);

@@ -434,8 +434,7 @@ impl MarkdownRenderer {
                         }
                         // Marked, so a snippet stays in its section and names it.
                         out.text.push(kbook_search::HEADING_MARK);
-                        out.text
-                            .push_str(&text.replace(kbook_search::HEADING_MARK, " "));
+                        push_unmarked(&mut out.text, &text);
                         out.text.push(kbook_search::HEADING_MARK);
                         let class_attr = if classes.is_empty() {
                             String::new()
@@ -471,10 +470,7 @@ impl MarkdownRenderer {
                                 out.code.push_str(&text.code);
                             }
                         }
-                        // The source's own U+2029 would pair with a heading's marks.
-                        Event::Text(t) | Event::Code(t) => out
-                            .text
-                            .push_str(&t.replace(kbook_search::HEADING_MARK, " ")),
+                        Event::Text(t) | Event::Code(t) => push_unmarked(&mut out.text, t),
                         // An inline element's end is no gap in the text (`**bold**, next`
                         // reads `bold, next`; `**加粗**文字` stays one Han run).
                         Event::End(
@@ -590,6 +586,16 @@ fn unique_slug(text: &str, used: &mut HashMap<String, usize>) -> String {
     used.insert(base, n + 1);
     used.entry(id.clone()).or_insert(1);
     id
+}
+
+/// Appends `text` to the searched text, its own U+2029 (which would pair with a heading's
+/// marks, see [`kbook_search::HEADING_MARK`]) as a space; no copy when it has none.
+fn push_unmarked(out: &mut String, text: &str) {
+    if text.contains(kbook_search::HEADING_MARK) {
+        out.push_str(&text.replace(kbook_search::HEADING_MARK, " "));
+    } else {
+        out.push_str(text);
+    }
 }
 
 #[cfg(test)]

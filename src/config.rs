@@ -33,6 +33,19 @@ pub struct Config {
     /// The directory holding `book.toml` (not read from the file).
     #[serde(skip)]
     pub root: PathBuf,
+    /// Read from a `book.toml` with errors ([`Config::salvage`]): the parts that could not be
+    /// read are unknown, not their defaults, so the checks that need them are skipped.
+    #[serde(skip)]
+    pub unread: Unread,
+}
+
+/// The parts of a `book.toml` with errors that [`Config::salvage`] could not read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unread {
+    /// `[book]`: the content directory may not be the default one.
+    pub book: bool,
+    /// `[kbook]`: the kinds and connectors may not be the defaults.
+    pub kbook: bool,
 }
 
 /// `[book]`: what the book is.
@@ -205,6 +218,51 @@ impl Config {
 
     /// [`Config::parse`], its problems in the order they are found.
     fn parse_any_order(text: &str, path: &Path) -> Result<Config, Vec<Diagnostic>> {
+        match Config::read(text, path) {
+            (Some(config), diags) if diags.is_empty() => Ok(config),
+            (_, diags) => Err(diags),
+        }
+    }
+
+    /// The configuration of a `book.toml` that has errors, to check the entries with, so that
+    /// one run reports the entries' problems as well (None when there is no such file).
+    /// Unknown keys and values of the wrong type are left out; after a syntax error the tables
+    /// that parse alone are read, and the others are marked [`Unread`].
+    pub fn salvage(root: &Path) -> Option<Config> {
+        let path = root.join("book.toml");
+        let text = std::fs::read_to_string(&path).ok()?;
+        let mut config = match Config::read(&text, &path) {
+            (Some(config), _) => config,
+            (None, _) => {
+                let mut unread = Unread::default();
+                let mut kept = String::new();
+                for table in tables(&text) {
+                    if toml::from_str::<toml::Table>(table).is_ok() {
+                        kept.push_str(table);
+                    } else {
+                        let header = table.trim_start().trim_start_matches('[');
+                        unread.book |=
+                            header.starts_with("book]") || !table.trim_start().starts_with('[');
+                        unread.kbook |=
+                            header.starts_with("kbook") || !table.trim_start().starts_with('[');
+                    }
+                }
+                let mut config = Config::read(&kept, &path).0.unwrap_or_default();
+                if unread.kbook {
+                    // A partial list would make the entries of the others' connectors errors.
+                    config.kbook.connectors.clear();
+                }
+                config.unread = unread;
+                config
+            }
+        };
+        config.root = root.to_path_buf();
+        Some(config)
+    }
+
+    /// Reads `text`: the configuration when it deserialises (after unknown keys and values of
+    /// the wrong type are blanked out), and every problem found.
+    fn read(text: &str, path: &Path) -> (Option<Config>, Vec<Diagnostic>) {
         // serde stops at the first unknown key: each one is reported and blanked out (same
         // byte positions), and the rest is read again, so one run names every unknown key
         // and then checks the values too.
@@ -229,7 +287,7 @@ impl Config {
                         .filter(|_| (unknown || one_line_value) && diags.len() < 100)
                     {
                         Some(span) => read = blank_key(&read, span.start).into(),
-                        None => return Err(diags),
+                        None => return (None, diags),
                     }
                 }
             }
@@ -367,11 +425,7 @@ impl Config {
                 diags.push(Diagnostic::error(path, line, column, message).with_hint(hint));
             }
         }
-        if diags.is_empty() {
-            Ok(config)
-        } else {
-            Err(diags)
-        }
+        (Some(config), diags)
     }
 
     /// The page chrome's texts: the built-in ones of `[book] language` with `[kbook.strings]`.
@@ -404,9 +458,11 @@ impl Config {
         self.root.join(&self.build.build_dir)
     }
 
-    /// Allowed kinds.
+    /// Allowed kinds; none when `[kbook]` could not be read, which allows any.
     pub fn kinds(&self) -> Vec<String> {
-        if self.kbook.kinds.is_empty() {
+        if self.unread.kbook {
+            Vec::new()
+        } else if self.kbook.kinds.is_empty() {
             DEFAULT_KINDS.iter().map(|k| k.to_string()).collect()
         } else {
             self.kbook.kinds.clone()
@@ -503,6 +559,21 @@ struct ConnectorLines {
     aliases: Option<toml::Spanned<Vec<String>>>,
 }
 
+/// `text` cut before each table header (`[t]`, `[[t]]` at a line's start): the keys before
+/// the first, then each table with its keys. Together they are the whole text.
+fn tables(text: &str) -> Vec<&str> {
+    let mut cuts = vec![0];
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if at > 0 && line.trim_start_matches([' ', '\t']).starts_with('[') {
+            cuts.push(at);
+        }
+        at += line.len();
+    }
+    cuts.push(text.len());
+    cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect()
+}
+
 /// `text` with the key at byte `at` blanked out: its line, or for a table header the table
 /// up to the next header. Bytes become spaces and newlines stay, so every position in the
 /// rest is unchanged.
@@ -592,6 +663,37 @@ pub fn toml_diagnostic(e: &toml::de::Error, text: &str, path: &Path) -> Diagnost
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tables_cut_at_headers_and_salvage_marks_what_it_could_not_read() {
+        let t = "# top\n[book]\nsrc = \"docs\"\n [[kbook.connectors]]\nslug = \"a\"\nname = A\n";
+        let parts = tables(t);
+        assert_eq!(parts.concat(), t);
+        assert_eq!(parts.len(), 3, "{parts:?}");
+        assert!(parts[2].starts_with(" [[kbook.connectors]]"));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("book.toml"), t).unwrap();
+        assert!(Config::load(dir.path()).is_err());
+        let c = Config::salvage(dir.path()).unwrap();
+        assert_eq!(c.book.src, PathBuf::from("docs"));
+        assert_eq!(
+            c.unread,
+            Unread {
+                book: false,
+                kbook: true
+            }
+        );
+        assert!(c.kinds().is_empty() && c.connector_slugs().is_empty());
+        // A broken `[book]` leaves the content directory unknown.
+        std::fs::write(
+            dir.path().join("book.toml"),
+            "[book]\nsrc = docs\n[kbook]\nkinds = [\"x\"]\n",
+        )
+        .unwrap();
+        let c = Config::salvage(dir.path()).unwrap();
+        assert!(c.unread.book && !c.unread.kbook);
+        assert_eq!(c.kinds(), vec!["x".to_string()]);
+    }
 
     #[test]
     fn values_of_the_wrong_type_are_all_named_by_key_with_the_rest() {

@@ -2,7 +2,6 @@
 //! and a site that writes only the files whose bytes changed.
 
 use super::{BuildOptions, BuildReport, Output, render_site};
-use crate::config::Config;
 use crate::content;
 use crate::diagnostic::Diagnostic;
 use crate::output::{
@@ -72,7 +71,7 @@ impl IncrementalSite {
     /// Rebuilds; on error nothing is written and the previous site stays.
     pub fn rebuild(&mut self) -> Result<BuildReport, Vec<Diagnostic>> {
         let start = Instant::now();
-        let config = Config::load(&self.root)?;
+        let config = super::load_config(&self.root)?;
         let opts = BuildOptions {
             dest: Some(self.dest.clone()),
             deny_warnings: self.deny_warnings,

@@ -395,11 +395,24 @@ fn render_bodies(
     (bodies, diags)
 }
 
+/// `book.toml` of the book at `root`; when it has errors, the entries are checked too, with
+/// what could be read of it, so that one run reports every problem.
+pub fn load_config(root: &Path) -> Result<Config, Vec<Diagnostic>> {
+    Config::load(root).map_err(|mut diags| {
+        if let Some(partial) = Config::salvage(root)
+            && (!partial.unread.book || partial.src_dir().is_dir())
+        {
+            diags.extend(content::load(&partial).1);
+        }
+        sorted(diags)
+    })
+}
+
 /// Builds the book at `root`: renders in memory, then writes to a temporary directory beside
 /// the destination and swaps it in. On any error nothing is written.
 pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagnostic>> {
     let start = Instant::now();
-    let config = Config::load(root)?;
+    let config = load_config(root)?;
     let dest = opts.dest.clone().unwrap_or_else(|| config.build_dir());
     if !opts.check_only {
         if let Some(refused) = destination::refuse(&dest, &config) {

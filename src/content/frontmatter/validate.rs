@@ -78,7 +78,8 @@ impl Validator<'_> {
                 }
                 "kind" => {
                     if let Some(s) = self.string(key, value) {
-                        if kinds.contains(&s) {
+                        // None known: book.toml's `[kbook]` could not be read.
+                        if kinds.is_empty() || kinds.contains(&s) {
                             fm.kind = s;
                         } else {
                             let hint = match did_you_mean(&s, kinds.iter().map(String::as_str)) {

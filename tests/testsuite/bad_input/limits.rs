@@ -107,3 +107,47 @@ fn bad_limit_type_in_book_toml() {
         &["book.toml:2:19: error: `max-entry-bytes`: invalid type"],
     );
 }
+
+/// A book.toml with errors does not hide the entries' problems: one run reports both, with the
+/// tables of book.toml that could be read (here the `[kbook]` kinds beside a broken `[book]`).
+#[test]
+fn book_toml_errors_and_entry_errors_in_one_run() {
+    let c = Case::with(&[
+        (
+            "book.toml",
+            b"[book]\ntitle = Unquoted\n[kbook]\nkinds = [\"runbook\"]\n",
+        ),
+        (
+            "content/kafka/ran.md",
+            b"---\ntitle: \"Ran\"\nconnector: kafka\nkind: runbook\n---\nText.\n",
+        ),
+        (
+            "content/kafka/broken.md",
+            b"---\ntitle: [unclosed\nconnector: kafka\nkind: concept\n---\nText.\n",
+        ),
+    ]);
+    let err = assert_fails_with(
+        &c,
+        &[
+            "book.toml:2:9: error: string values must be quoted",
+            "content/kafka/broken.md:2:",
+        ],
+    );
+    assert!(
+        !err.contains("ran.md"),
+        "the kinds that were read hold:\n{err}"
+    );
+    // A value book.toml's checks refuse leaves everything else read, the kinds too.
+    c.write(
+        "book.toml",
+        b"[kbook]\nkinds = [\"runbook\"]\n[output.html]\nsite-url = \"kb\"\n",
+    );
+    let err = assert_fails_with(
+        &c,
+        &[
+            "book.toml:4:1: error: site-url `kb`",
+            "content/kafka/broken.md:2:",
+        ],
+    );
+    assert!(!err.contains("ran.md"), "{err}");
+}

@@ -167,6 +167,13 @@ impl SiteWriter {
             .try_for_each(|(path, data)| self.write(path, data))
     }
 
+    /// Whether the new site holds a file (`Some(false)`) or a folder (`Some(true)`) at `path`.
+    pub fn holds(&self, path: &str) -> Option<bool> {
+        std::fs::symlink_metadata(self.tmp.join(path))
+            .ok()
+            .map(|m| m.is_dir())
+    }
+
     /// Where the site goes.
     pub fn dest(&self) -> &Path {
         &self.dest

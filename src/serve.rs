@@ -515,7 +515,7 @@ fn relevant(
         })
 }
 
-/// What `serve` watches: the content, templates and static directories recursively, and the
+/// What `serve` watches: the content, templates, static and root directories recursively, and the
 /// book's folder itself for `book.toml` (not the file: an editor that saves by writing a new
 /// file and renaming it over `book.toml` would end a watch on the file).
 pub fn watch_paths(book: &Path) -> Vec<(PathBuf, notify::RecursiveMode)> {
@@ -526,6 +526,10 @@ pub fn watch_paths(book: &Path) -> Vec<(PathBuf, notify::RecursiveMode)> {
         (src, notify::RecursiveMode::Recursive),
         (book.join("templates"), notify::RecursiveMode::Recursive),
         (book.join("static"), notify::RecursiveMode::Recursive),
+        (
+            book.join(crate::site::root_files::ROOT_DIR),
+            notify::RecursiveMode::Recursive,
+        ),
         (book.to_path_buf(), notify::RecursiveMode::NonRecursive),
     ]
 }

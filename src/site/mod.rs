@@ -94,6 +94,7 @@ pub enum Output<'a> {
 
 mod destination;
 mod incremental;
+pub mod root_files;
 
 pub use destination::{refuse as refuse_destination, refuse_file};
 
@@ -130,6 +131,8 @@ pub fn render_site(
             None
         }
     };
+    let (root, mut root_diags) = root_files::read(&config.root);
+    diags.append(&mut root_diags);
     progress.stage("rendering markdown");
     let static_names: HashSet<String> = statics.iter().flatten().map(|(p, _)| p.clone()).collect();
     let (bodies, mut link_diags) = render_bodies(&book, config, cache, static_names);
@@ -258,6 +261,10 @@ pub fn render_site(
         }
     };
     files.sort_by(|a, b| a.0.cmp(&b.0));
+    if let Err(mut clashes) = root_files::add(&mut files, root, writer) {
+        diags.append(&mut clashes);
+        return Err(sorted(diags));
+    }
     Ok(RenderedSite {
         files,
         entries: book.entries.len(),

@@ -362,3 +362,43 @@ fn error_index_groups_other_first_characters_once_at_the_end() {
         "{errors}"
     );
 }
+
+/// The book's `root/` lands at the site's root as it is (hidden files too, editors' backups
+/// not); a file the site writes itself is refused, naming it, and nothing is written.
+#[test]
+fn root_folder_files_land_at_the_site_root() {
+    let c = case("good");
+    let root = c.book.join("root");
+    std::fs::create_dir_all(root.join(".well-known")).unwrap();
+    std::fs::write(root.join("CNAME"), "kb.example.org\n").unwrap();
+    std::fs::write(root.join(".nojekyll"), "").unwrap();
+    std::fs::write(root.join("robots.txt~"), "backup").unwrap();
+    std::fs::write(root.join(".well-known/security.txt"), "Contact: x\n").unwrap();
+    let o = build(&c.book, &c.out, &["--deny-warnings"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(read(&c.out, "CNAME"), "kb.example.org\n");
+    assert!(c.out.join(".nojekyll").is_file());
+    assert_eq!(read(&c.out, ".well-known/security.txt"), "Contact: x\n");
+    assert!(!c.out.join("robots.txt~").exists());
+    assert!(c.out.join("index.html").is_file());
+
+    std::fs::write(root.join("index.html"), "<p>mine</p>").unwrap();
+    std::fs::create_dir_all(root.join("search")).unwrap();
+    std::fs::write(root.join("search/manifest.json"), "{}").unwrap();
+    let o = build(&c.book, &c.out, &[]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("root/index.html:1:1: error: the site writes `index.html` itself"),
+        "{err}"
+    );
+    assert!(
+        err.contains("root/search/manifest.json:1:1: error:"),
+        "{err}"
+    );
+    assert!(err.contains("nothing was written"), "{err}");
+    assert!(
+        read(&c.out, "index.html").contains("<html"),
+        "the previous site stays"
+    );
+}

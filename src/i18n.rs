@@ -123,6 +123,10 @@ const EN_SCRIPT: &[(&str, &str)] = &[
     ),
     ("version_not_affected", "Does not affect {version}"),
     ("version_unknown", "This entry says nothing about {product}"),
+    (
+        "version_vague",
+        "Whether it applies to {version} depends on the exact release: see Versions",
+    ),
     ("version_change", "Change version"),
     ("loading", "Loading search…"),
     ("unavailable", "Search is unavailable: {error}"),
@@ -189,6 +193,10 @@ const EN_SCRIPT: &[(&str, &str)] = &[
         "Not your version: fixed in {fixed}",
     ),
     ("version_mark_affected", "Affects {version}"),
+    (
+        "version_mark_vague",
+        "May affect {version}: depends on the exact release",
+    ),
     (
         "version_mark_affected_fixed",
         "Affects {version}, fixed in {fixed}",
@@ -315,6 +323,10 @@ const ZH_SCRIPT: &[(&str, &str)] = &[
     ("version_fixed", "不影响 {version}（已在 {fixed} 修复）"),
     ("version_not_affected", "不影响 {version}"),
     ("version_unknown", "此条目未提及 {product} 的版本"),
+    (
+        "version_vague",
+        "是否适用于 {version} 取决于具体的版本号：见“版本”",
+    ),
     ("version_change", "更改版本"),
     ("loading", "正在加载搜索…"),
     ("unavailable", "搜索不可用：{error}"),
@@ -369,6 +381,10 @@ const ZH_SCRIPT: &[(&str, &str)] = &[
         "不是你的版本：已在 {fixed} 修复",
     ),
     ("version_mark_affected", "影响 {version}"),
+    (
+        "version_mark_vague",
+        "可能影响 {version}：取决于具体的版本号",
+    ),
     (
         "version_mark_affected_fixed",
         "影响 {version}，已在 {fixed} 修复",

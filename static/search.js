@@ -72,6 +72,7 @@
     version_mark_other: "Not your version",
     version_mark_other_fixed: "Not your version: fixed in {fixed}",
     version_mark_affected: "Affects {version}",
+    version_mark_vague: "May affect {version}: depends on the exact release",
     version_mark_affected_fixed: "Affects {version}, fixed in {fixed}",
     version_help: "Pick your product and type or pick its version: entries that do not affect it are listed last and marked.",
     version_active: "Results for {version}: entries that do not affect it are listed last and marked.",
@@ -519,6 +520,7 @@
     if (m === "affected") {
       return el("span", "kbook-version-mark applies", t(hit.fixed_in ? "version_mark_affected_fixed" : "version_mark_affected", vars));
     }
+    if (m === "vague") return el("span", "kbook-version-mark applies", t("version_mark_vague", vars));
     return el("span", "kbook-version-mark other", t(m === "fixed" && hit.fixed_in ? "version_mark_other_fixed" : "version_mark_other", vars));
   }
 

@@ -61,6 +61,7 @@
     version_fixed: "Does not affect {version} (fixed in {fixed})",
     version_not_affected: "Does not affect {version}",
     version_unknown: "This entry says nothing about {product}",
+    version_vague: "Whether it applies to {version} depends on the exact release: see Versions",
     version_change: "Change version",
     version_param_invalid: "The address asks for version \u201c{text}\u201d, which is not a product and version such as vvr=8.0.7, so it is ignored.",
   };
@@ -158,7 +159,7 @@
     if (!mine.length) m = "unknown";
     else if (mine.some(function (s) {
       return (s.fixed && finer(s.fixed)) || (s.affected && s.affected.clauses.some(function (c) { return finer(c.version); }));
-    })) m = "unknown";
+    })) m = "vague";
     else if (mine.some(function (s) { return s.affected && s.affected.clauses.every(function (c) { return clauseMatches(c, v); }); })) m = "affected";
     else if (fixes.some(function (f) { return cmpVersion(v, f) >= 0; })) m = "fixed";
     else if (mine.every(function (s) { return !s.affected; })) m = "affected";
@@ -232,7 +233,8 @@
         var vars = { version: choice.label, product: choice.product, fixed: r.fixed_in };
         var key = r.version_match === "affected" ? (r.fixed_in ? "version_applies_fixed" : "version_applies")
           : r.version_match === "fixed" ? (r.fixed_in ? "version_fixed" : "version_not_affected")
-          : r.version_match === "not-affected" ? "version_not_affected" : "version_unknown";
+          : r.version_match === "not-affected" ? "version_not_affected"
+          : r.version_match === "vague" ? "version_vague" : "version_unknown";
         line.className = "kbook-version-status " + (r.version_match === "fixed" || r.version_match === "not-affected" ? "other" : "applies");
         line.setAttribute("data-match", r.version_match);
         text += t(key, vars);

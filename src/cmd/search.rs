@@ -287,6 +287,9 @@ fn version_mark(
         (VersionMatch::Fixed | VersionMatch::NotAffected, _) => Some(format!(
             "[not your version] does not affect {product} {version}"
         )),
+        (VersionMatch::Vague, _) => Some(format!(
+            "may affect {product} {version}: depends on the exact release (give --version the full release)"
+        )),
         (VersionMatch::Unknown, _) => None,
     }
 }

@@ -267,6 +267,9 @@ impl fmt::Display for VersionRange {
 pub enum VersionMatch {
     /// The entry carries no version data for this product: it may apply.
     Unknown,
+    /// The reader's version is less precise than the entry's bounds (`8` against `>=8.0.5`,
+    /// a fix in `8.0.9`): it names releases on both sides, so the entry may apply.
+    Vague,
     /// The reader's version lies in an affected range.
     Affected,
     /// The reader's version is at or after the fix.
@@ -279,7 +282,10 @@ impl VersionMatch {
     /// Whether the entry may apply to the reader's version (affected, or nothing said).
     /// Entries that do not apply are still shown, after the others and marked.
     pub fn applies(self) -> bool {
-        matches!(self, VersionMatch::Affected | VersionMatch::Unknown)
+        matches!(
+            self,
+            VersionMatch::Affected | VersionMatch::Unknown | VersionMatch::Vague
+        )
     }
 }
 
@@ -305,7 +311,8 @@ pub fn classify(specs: &[VersionSpec], product: &str, version: &Version) -> Vers
         return VersionMatch::Unknown;
     }
     // A reader's version less precise than a bound it shares its parts with (`8.0` against
-    // `>=8.0.5` or a fix in `8.0.9`) names releases on both sides: it may apply.
+    // `>=8.0.5` or a fix in `8.0.9`) names releases on both sides: it may apply, and the
+    // reader is told a fuller version would say.
     let finer =
         |b: &Version| b.parts.len() > version.parts.len() && b.parts.starts_with(&version.parts);
     if relevant.iter().any(|s| {
@@ -314,7 +321,7 @@ pub fn classify(specs: &[VersionSpec], product: &str, version: &Version) -> Vers
                 .as_ref()
                 .is_some_and(|r| r.clauses.iter().any(|c| finer(&c.version)))
     }) {
-        return VersionMatch::Unknown;
+        return VersionMatch::Vague;
     }
     if relevant
         .iter()
@@ -356,7 +363,7 @@ pub fn fix_release(
         VersionMatch::Fixed => fixes
             .filter(|f| f.cmp_numeric(version).is_le())
             .max_by(|a, b| a.cmp_numeric(b)),
-        VersionMatch::Unknown | VersionMatch::NotAffected => None,
+        VersionMatch::Unknown | VersionMatch::Vague | VersionMatch::NotAffected => None,
     }
     .map(Version::to_string)
 }
@@ -460,8 +467,9 @@ mod tests {
         assert!(classify(&specs, "flink", &v("1.16")).applies());
         // A less precise version across a bound may apply; one clear of every bound is
         // classified as before.
-        assert_eq!(m("8.0"), VersionMatch::Unknown);
-        assert_eq!(m("8"), VersionMatch::Unknown);
+        assert_eq!(m("8.0"), VersionMatch::Vague);
+        assert_eq!(m("8"), VersionMatch::Vague);
+        assert!(m("8").applies());
         assert_eq!(m("8.1"), VersionMatch::Fixed);
         assert_eq!(m("7"), VersionMatch::NotAffected);
         let (p, ver) = parse_product_version("VVR=8.0.7").unwrap();

@@ -257,11 +257,29 @@ fn reader_version_marks_and_demotes_and_is_remembered() {
             (VersionMatch::Affected, None) => "Applies to your version vvr 8.0.1".to_string(),
             (VersionMatch::Fixed, Some(f)) => format!("Does not affect vvr 8.0.1 (fixed in {f})"),
             (VersionMatch::Unknown, _) => "This entry says nothing about vvr".to_string(),
+            (VersionMatch::Vague, _) => unreachable!("8.0.1 is a full release"),
             _ => "Does not affect vvr 8.0.1".to_string(),
         };
         assert_eq!(
             line["text"],
             format!("{expect_line} · Change version").as_str()
+        );
+        // A version less precise than the entry's fix (its major release alone) names releases
+        // on both sides: the page says the exact release decides, as the module classifies it.
+        let major = fixed.split('.').next().unwrap();
+        let vague = kbook_search::version::Version::parse(major).unwrap();
+        assert_eq!(classify(&specs, "vvr", &vague), VersionMatch::Vague);
+        c.open(&format!("{}?version=vvr={major}", page(&entry)));
+        let line = c.wait_for(
+            "(() => { const p = document.querySelector('.kbook-version-status'); return p && !p.hidden && {text: p.textContent, match: p.dataset.match}; })()",
+        );
+        assert_eq!(
+            line,
+            serde_json::json!({
+                "text": format!("Whether it applies to vvr {major} depends on the exact release: see Versions · Change version"),
+                "match": "vague",
+            }),
+            "{origin:?}"
         );
         c.open(&format!("{search}&version=vvr%3D6.0.1"));
         let ids = c.wait_for(&format!(

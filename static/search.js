@@ -672,10 +672,17 @@
     return out.slice(0, 12);
   }
 
+  // A result's link: the entry page, told the matched words to highlight and the section of
+  // the passage shown, where the page opens (as mdBook's and Pagefind's results link a heading).
   function hitHref(hit) {
+    if (single) return hit.url;
     var terms = hitTerms(hit);
-    if (single || !terms.length) return hit.url;
-    return hit.url + (hit.url.indexOf("?") < 0 ? "?" : "&") + "highlight=" + encodeURIComponent(terms.join(" "));
+    var section = hit.snippet && hit.snippet.section;
+    var params = [];
+    if (terms.length) params.push("highlight=" + encodeURIComponent(terms.join(" ")));
+    if (section) params.push("section=" + encodeURIComponent(section));
+    if (!params.length) return hit.url;
+    return hit.url + (hit.url.indexOf("?") < 0 ? "?" : "&") + params.join("&");
   }
 
   var pendingHighlight = null;

@@ -394,6 +394,20 @@
     if (scope && scope.normalize) scope.normalize();
   }
 
+  /** The heading with an id inside `body` whose text (without its "#" link) is `text`. */
+  function sectionHeading(body, text) {
+    if (!body) return null;
+    var want = String(text).replace(/\s+/g, " ").trim();
+    var hs = body.querySelectorAll("h2[id], h3[id], h4[id], h5[id], h6[id]");
+    for (var i = 0; i < hs.length; i++) {
+      var copy = hs[i].cloneNode(true);
+      var anchors = copy.querySelectorAll(".heading-anchor");
+      for (var j = 0; j < anchors.length; j++) anchors[j].parentNode.removeChild(anchors[j]);
+      if (copy.textContent.replace(/\s+/g, " ").trim() === want) return hs[i];
+    }
+    return null;
+  }
+
   /** Highlights `terms` in an entry (article element) and adds a note with a "clear" button. */
   function highlightEntry(article, terms) {
     if (!article) return 0;
@@ -531,6 +545,12 @@
     var hl = null;
     try { hl = new URLSearchParams(location.search).get("highlight"); } catch (e) { hl = null; }
     if (hl) highlightEntry(doc.querySelector("article.entry"), hl.split(/\s+/));
+    // The section of the passage a search result showed (search.js adds ?section=): the page
+    // opens at its heading, unless the address already names a place.
+    var sec = null;
+    try { sec = new URLSearchParams(location.search).get("section"); } catch (e) { sec = null; }
+    var heading = sec && !location.hash ? sectionHeading(doc.querySelector("article.entry .entry-body"), sec) : null;
+    if (heading) location.replace("#" + heading.id);
 
     // Search loads on first focus of a search field, or on "/".
     doc.addEventListener("focusin", function (e) {

@@ -105,6 +105,14 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
         trace.1.as_str(),
         "first result for the pasted trace ({origin:?})"
     );
+    // A result that names its passage's section links to the entry page opened at that
+    // heading (checked once the first result has been followed).
+    let sectioned = (origin != Origin::Single).then(|| {
+        c.eval(
+            "(() => { const li = [...document.querySelectorAll('#kbook-search-page-results .kbook-result')].find(l => l.querySelector('.kbook-hit-section')); \
+             return li && { href: li.querySelector('a').href, section: li.querySelector('.kbook-hit-section').textContent }; })()",
+        )
+    });
     c.follow("#kbook-search-page-results .kbook-result a");
     let id = if origin == Origin::Single {
         c.eval("location.hash.slice(1)")
@@ -114,6 +122,19 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
     assert_eq!(id, trace.1.as_str());
     let marks = c.wait_for("document.querySelectorAll('article.entry mark.kbook-hl').length");
     assert!(marks.as_u64() > Some(0), "no highlighted terms");
+    if let Some(linked) = sectioned {
+        let section = linked["section"]
+            .as_str()
+            .expect("no result names a section");
+        let href = linked["href"].as_str().unwrap();
+        assert!(href.contains("section="), "{href}");
+        c.open(href);
+        let heading = c.wait_for(
+            "(() => { const h = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1))); \
+             return h && /^H[2-6]$/.test(h.tagName) && h.textContent.replace(/#$/, '').trim(); })()",
+        );
+        assert_eq!(heading, section, "{href} ({origin:?})");
+    }
     c.assert_no_errors(&format!("reader flow ({origin:?})"));
 }
 

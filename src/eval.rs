@@ -44,13 +44,18 @@ pub enum EvalError {
     },
 }
 
+/// The fields of a labelled query; others are ignored with a warning (a set collected
+/// elsewhere may carry its own, such as an id or a note).
+pub const QUERY_FIELDS: [&str; 6] = ["q", "expect", "style", "lang", "source", "why"];
+
 /// One labelled query.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct LabelledQuery {
-    /// The query text.
+    /// The query text (`query` is read as well).
+    #[serde(alias = "query")]
     pub q: String,
-    /// Entry ids that answer it; empty when no entry does.
+    /// Entry ids that answer it; empty when no entry does (`expected` is read as well).
+    #[serde(alias = "expected")]
     pub expect: Vec<String>,
     /// How it is written (paste, trace, question, keyword, ...).
     #[serde(default = "unlabelled")]
@@ -67,6 +72,9 @@ pub struct LabelledQuery {
     /// Its line in the query file (0 when not read from one).
     #[serde(skip)]
     pub line: usize,
+    /// Fields that are none of [`QUERY_FIELDS`], ignored.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, serde_json::Value>,
 }
 
 fn unlabelled() -> String {
@@ -298,8 +306,19 @@ pub fn read_queries(path: &Path) -> Result<Vec<LabelledQuery>, EvalError> {
                 let why = why
                     .rsplit_once(" at line ")
                     .map_or(why.as_str(), |(w, _)| w);
+                // A required field missing is often one misspelt: name it.
+                let misspelt = serde_json::from_str::<BTreeMap<String, serde_json::Value>>(line)
+                    .ok()
+                    .into_iter()
+                    .flat_map(BTreeMap::into_keys)
+                    .filter(|k| !QUERY_FIELDS.contains(&k.as_str()))
+                    .find_map(|k| {
+                        misspelt_field(&k)
+                            .map(|f| format!(" (`{k}` is not a field: did you mean `{f}`?)"))
+                    })
+                    .unwrap_or_default();
                 problems.push(format!(
-                    "{}:{}:{}: {why}",
+                    "{}:{}:{}: {why}{misspelt}",
                     path.display(),
                     i + 1,
                     e.column()
@@ -314,6 +333,32 @@ pub fn read_queries(path: &Path) -> Result<Vec<LabelledQuery>, EvalError> {
         return Err(EvalError::BadLines { problems });
     }
     Ok(out)
+}
+
+/// The field `key` is likely a misspelling of (a two-letter key such as `id` is its own).
+fn misspelt_field(key: &str) -> Option<&'static str> {
+    (key.chars().count() > 2)
+        .then(|| crate::diagnostic::did_you_mean(key, QUERY_FIELDS))
+        .flatten()
+}
+
+/// A warning for each field of a query that is none of [`QUERY_FIELDS`] (`path:line: …`).
+pub fn ignored_fields(path: &Path, queries: &[LabelledQuery]) -> Vec<String> {
+    queries
+        .iter()
+        .flat_map(|q| {
+            q.other.keys().map(move |k| {
+                let hint = misspelt_field(k)
+                    .map(|f| format!("; did you mean `{f}`?"))
+                    .unwrap_or_default();
+                format!(
+                    "{}:{}: warning: field `{k}` is not one kbook reads, ignored{hint}",
+                    path.display(),
+                    q.line
+                )
+            })
+        })
+        .collect()
 }
 
 /// Expected ids the index lacks, each with its query's line.
@@ -358,7 +403,7 @@ mod tests {
     #[test]
     fn every_bad_line_is_reported_with_its_line_and_column() {
         let e = read(
-            "{\"q\": \"a\", \"expect\": []}\n\n{\"q\": \"b\", \"expect\": \"x\"}\n{\"q\": \"c\", \"expect\": [], \"stlye\": \"trace\"}\n",
+            "{\"q\": \"a\", \"expect\": []}\n\n{\"q\": \"b\", \"expect\": \"x\"}\n{\"q\": \"c\", \"expect\": [], \"stlye\": \"trace\"}\n{\"q\": \"d\", \"expects\": []}\n",
         )
         .unwrap_err()
         .to_string();
@@ -367,11 +412,31 @@ mod tests {
             lines[0].ends_with("q.jsonl:3:24: invalid type: string \"x\", expected a sequence"),
             "{e}"
         );
-        assert!(lines[1].ends_with("q.jsonl:4:32: unknown field `stlye`, expected one of `q`, `expect`, `style`, `lang`, `source`, `why`"), "{e}");
+        assert!(
+            lines[1].ends_with(
+                "q.jsonl:5:25: missing field `expect` (`expects` is not a field: did you mean `expect`?)"
+            ),
+            "{e}"
+        );
         assert!(lines[2].contains("hint:"), "{e}");
         let e = read("\n  \n").unwrap_err().to_string();
         assert!(e.contains("the file holds no queries"), "{e}");
         let ok = read("{\"q\": \"a\", \"expect\": [\"x\"], \"source\": \"https://example.org/1\"}\n\n{\"q\": \"b\", \"expect\": []}\n").unwrap();
         assert_eq!((ok[0].line, ok[1].line), (1, 3));
+        // A field of another set's own is read past, with a warning; a misspelt one is named.
+        let path = Path::new("q.jsonl");
+        let other =
+            read("{\"q\": \"c\", \"expect\": [], \"stlye\": \"trace\", \"id\": 7}\n").unwrap();
+        assert_eq!(other[0].style, "unlabelled");
+        let named = read("{\"query\": \"c\", \"expected\": [\"x\"]}\n").unwrap();
+        assert_eq!((named[0].q.as_str(), named[0].expect.len()), ("c", 1));
+        assert!(named[0].other.is_empty());
+        assert_eq!(
+            ignored_fields(path, &other),
+            [
+                "q.jsonl:1: warning: field `id` is not one kbook reads, ignored",
+                "q.jsonl:1: warning: field `stlye` is not one kbook reads, ignored; did you mean `style`?",
+            ]
+        );
     }
 }

@@ -4,7 +4,9 @@
 
 use super::{one_line, open_built_index};
 use anyhow::{Context, Result, bail};
-use kbook::eval::{EvalReport, Metrics, check_expected_ids, evaluate, read_queries};
+use kbook::eval::{
+    EvalReport, Metrics, check_expected_ids, evaluate, ignored_fields, read_queries,
+};
 use kbook_search::Tuning;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,7 +15,7 @@ use std::process::ExitCode;
 #[derive(Debug, Clone, clap::Args)]
 pub struct EvalArgs {
     /// JSONL file: one `{"q": ..., "expect": [ids], "style": ..., "lang": ...}` per line;
-    /// `"expect": []` marks a query no entry answers.
+    /// `"expect": []` marks a query no entry answers; other fields are ignored with a warning.
     #[arg(long)]
     pub queries: PathBuf,
     /// Print JSON (`{"queries", "n", "top1", "mrr10", "recall5", "unanswered", "abstain",
@@ -189,6 +191,9 @@ fn tuning_for(args: &EvalArgs) -> Result<Tuning> {
 pub fn run(args: &EvalArgs) -> Result<ExitCode> {
     let tuning = tuning_for(args)?;
     let queries = read_queries(&args.queries)?;
+    for warning in ignored_fields(&args.queries, &queries) {
+        eprintln!("{warning}");
+    }
     let index = open_built_index(&args.book, args.site.as_deref())?;
     check_expected_ids(&index, &args.queries, &queries)?;
     let report = evaluate(&index, &queries, &tuning)?;

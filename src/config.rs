@@ -39,13 +39,29 @@ pub struct Config {
     pub unread: Unread,
 }
 
-/// The parts of a `book.toml` with errors that [`Config::salvage`] could not read.
+/// The parts of a `book.toml` with errors that [`Config::salvage`] could not read: unknown,
+/// so the checks that need them are skipped rather than made against the defaults.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Unread {
-    /// `[book]`: the content directory may not be the default one.
-    pub book: bool,
-    /// `[kbook]`: the kinds and connectors may not be the defaults.
-    pub kbook: bool,
+    /// `[book] src`: the content directory may not be the default one.
+    pub src: bool,
+    /// `[kbook] kinds`: any kind is accepted.
+    pub kinds: bool,
+    /// `[[kbook.connectors]]`: any connector is accepted.
+    pub connectors: bool,
+    /// `[kbook] max-entry-bytes`: no size limit is applied.
+    pub max_entry_bytes: bool,
+}
+
+impl Unread {
+    fn all() -> Self {
+        Unread {
+            src: true,
+            kinds: true,
+            connectors: true,
+            max_entry_bytes: true,
+        }
+    }
 }
 
 /// `[book]`: what the book is.
@@ -225,38 +241,81 @@ impl Config {
     }
 
     /// The configuration of a `book.toml` that has errors, to check the entries with, so that
-    /// one run reports the entries' problems as well (None when there is no such file).
-    /// Unknown keys and values of the wrong type are left out; after a syntax error the tables
-    /// that parse alone are read, and the others are marked [`Unread`].
+    /// one run reports the entries' problems as well (None when there is no such file). Only
+    /// what the entries' checks need is read (the content directory, kinds, connectors and
+    /// size limit), each on its own: a value that cannot be read, or that may be the one a
+    /// misspelt key was meant to give, is marked [`Unread`] rather than taken at its default.
+    /// After a syntax error, the tables that parse alone are read.
     pub fn salvage(root: &Path) -> Option<Config> {
-        let path = root.join("book.toml");
-        let text = std::fs::read_to_string(&path).ok()?;
-        let mut config = match Config::read(&text, &path) {
-            (Some(config), _) => config,
-            (None, _) => {
-                let mut unread = Unread::default();
-                let mut kept = String::new();
-                for table in tables(&text) {
-                    if toml::from_str::<toml::Table>(table).is_ok() {
-                        kept.push_str(table);
-                    } else {
-                        let header = table.trim_start().trim_start_matches('[');
-                        unread.book |=
-                            header.starts_with("book]") || !table.trim_start().starts_with('[');
-                        unread.kbook |=
-                            header.starts_with("kbook") || !table.trim_start().starts_with('[');
-                    }
-                }
-                let mut config = Config::read(&kept, &path).0.unwrap_or_default();
-                if unread.kbook {
-                    // A partial list would make the entries of the others' connectors errors.
-                    config.kbook.connectors.clear();
-                }
-                config.unread = unread;
-                config
+        let text = std::fs::read_to_string(root.join("book.toml")).ok()?;
+        let (table, mut unread) = match text.parse::<toml::Table>() {
+            Ok(table) => (table, Unread::default()),
+            Err(_) => readable_tables(&text),
+        };
+        let mut config = Config {
+            root: root.to_path_buf(),
+            ..Config::default()
+        };
+        let empty = toml::Table::new();
+        let book = match table.get("book") {
+            None => &empty,
+            Some(toml::Value::Table(t)) => t,
+            Some(_) => {
+                unread.src = true;
+                &empty
             }
         };
-        config.root = root.to_path_buf();
+        let kbook = match table.get("kbook") {
+            None => &empty,
+            Some(toml::Value::Table(t)) => t,
+            Some(_) => {
+                unread = Unread {
+                    src: unread.src,
+                    ..Unread::all()
+                };
+                &empty
+            }
+        };
+        // A key the section does not know may be a misspelling of one that is absent.
+        let strays =
+            |t: &toml::Table, known: &[&str]| t.keys().any(|k| !known.contains(&k.as_str()));
+        let book_strays = strays(
+            book,
+            &["title", "authors", "description", "language", "src"],
+        );
+        match book.get("src") {
+            Some(toml::Value::String(src)) => config.book.src = PathBuf::from(src),
+            None if !book_strays => {}
+            _ => unread.src = true,
+        }
+        let kbook_strays = strays(
+            kbook,
+            &["connectors", "kinds", "max-entry-bytes", "strings"],
+        );
+        match kbook
+            .get("kinds")
+            .map(|v| v.clone().try_into::<Vec<String>>())
+        {
+            Some(Ok(kinds)) => config.kbook.kinds = kinds,
+            None if !kbook_strays => {}
+            _ => unread.kinds = true,
+        }
+        match kbook
+            .get("connectors")
+            .map(|v| v.clone().try_into::<Vec<ConnectorConfig>>())
+        {
+            Some(Ok(connectors)) if !unread.connectors => config.kbook.connectors = connectors,
+            None if !kbook_strays => {}
+            _ => unread.connectors = true,
+        }
+        match kbook.get("max-entry-bytes") {
+            Some(toml::Value::Integer(n)) if *n >= 0 => {
+                config.kbook.max_entry_bytes = Some(*n as u64)
+            }
+            None if !kbook_strays => {}
+            _ => unread.max_entry_bytes = true,
+        }
+        config.unread = unread;
         Some(config)
     }
 
@@ -458,9 +517,9 @@ impl Config {
         self.root.join(&self.build.build_dir)
     }
 
-    /// Allowed kinds; none when `[kbook]` could not be read, which allows any.
+    /// Allowed kinds; none when `[kbook] kinds` could not be read, which allows any.
     pub fn kinds(&self) -> Vec<String> {
-        if self.unread.kbook {
+        if self.unread.kinds {
             Vec::new()
         } else if self.kbook.kinds.is_empty() {
             DEFAULT_KINDS.iter().map(|k| k.to_string()).collect()
@@ -471,6 +530,9 @@ impl Config {
 
     /// The largest entry file accepted, in bytes.
     pub fn max_entry_bytes(&self) -> u64 {
+        if self.unread.max_entry_bytes {
+            return u64::MAX;
+        }
         self.kbook.max_entry_bytes.unwrap_or(MAX_ENTRY_BYTES)
     }
 
@@ -574,6 +636,54 @@ fn tables(text: &str) -> Vec<&str> {
     cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect()
 }
 
+/// What can be read of a `book.toml` with a syntax error: the tables that parse alone (and
+/// together, in order), and the parts of the configuration the others may have set.
+fn readable_tables(text: &str) -> (toml::Table, Unread) {
+    let mut unread = Unread::default();
+    let mut kept = String::new();
+    for table in tables(text) {
+        let mut with = kept.clone();
+        with.push_str(table);
+        if table.parse::<toml::Table>().is_ok() && with.parse::<toml::Table>().is_ok() {
+            kept = with;
+            continue;
+        }
+        let path = header_path(table);
+        match path.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+            ["book", ..] => unread.src = true,
+            ["kbook"] => {
+                unread = Unread {
+                    src: unread.src,
+                    ..Unread::all()
+                }
+            }
+            ["kbook", "connectors", ..] => unread.connectors = true,
+            ["kbook", "strings", ..] | ["build", ..] | ["output", ..] => {}
+            // Keys before the first table, or a header that cannot be read: anything.
+            _ => unread = Unread::all(),
+        }
+    }
+    (kept.parse().unwrap_or_default(), unread)
+}
+
+/// The keys of a table's header (`[ "kbook" . connectors ]` → kbook, connectors); empty for
+/// the keys before the first table or a header that cannot be read.
+fn header_path(table: &str) -> Vec<String> {
+    let line = table.trim_start().lines().next().unwrap_or_default().trim();
+    let Some(inner) = line
+        .strip_prefix("[[")
+        .and_then(|l| l.split_once("]]"))
+        .or_else(|| line.strip_prefix('[').and_then(|l| l.split_once(']')))
+        .map(|(inner, _)| inner)
+    else {
+        return Vec::new();
+    };
+    inner
+        .split('.')
+        .map(|k| k.trim().trim_matches(['"', '\'']).to_string())
+        .collect()
+}
+
 /// `text` with the key at byte `at` blanked out: its line, or for a table header the table
 /// up to the next header. Bytes become spaces and newlines stay, so every position in the
 /// rest is unchanged.
@@ -664,35 +774,100 @@ pub fn toml_diagnostic(e: &toml::de::Error, text: &str, path: &Path) -> Diagnost
 mod tests {
     use super::*;
 
+    /// `book.toml` text → what salvage reads of it: (src, kinds, connector slugs, unread).
+    fn salvaged(text: &str) -> (PathBuf, Vec<String>, Vec<String>, Unread) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("book.toml"), text).unwrap();
+        assert!(Config::load(dir.path()).is_err(), "{text}");
+        let c = Config::salvage(dir.path()).unwrap();
+        let slugs = c.connector_slugs().iter().map(|s| s.to_string()).collect();
+        (c.book.src.clone(), c.kinds(), slugs, c.unread)
+    }
+
     #[test]
-    fn tables_cut_at_headers_and_salvage_marks_what_it_could_not_read() {
+    fn salvage_reads_what_it_can_and_marks_the_rest_unread() {
         let t = "# top\n[book]\nsrc = \"docs\"\n [[kbook.connectors]]\nslug = \"a\"\nname = A\n";
         let parts = tables(t);
         assert_eq!(parts.concat(), t);
         assert_eq!(parts.len(), 3, "{parts:?}");
-        assert!(parts[2].starts_with(" [[kbook.connectors]]"));
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("book.toml"), t).unwrap();
-        assert!(Config::load(dir.path()).is_err());
-        let c = Config::salvage(dir.path()).unwrap();
-        assert_eq!(c.book.src, PathBuf::from("docs"));
+        let none = Unread::default();
+        let kinds = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let default_kinds = kinds(&DEFAULT_KINDS);
+        // A syntax error in one connector: the others are not a partial list.
+        let (src, k, slugs, unread) = salvaged(t);
         assert_eq!(
-            c.unread,
+            (src, k, slugs),
+            (PathBuf::from("docs"), default_kinds.clone(), vec![])
+        );
+        assert_eq!(
+            unread,
             Unread {
-                book: false,
-                kbook: true
+                connectors: true,
+                ..none
             }
         );
-        assert!(c.kinds().is_empty() && c.connector_slugs().is_empty());
-        // A broken `[book]` leaves the content directory unknown.
-        std::fs::write(
-            dir.path().join("book.toml"),
-            "[book]\nsrc = docs\n[kbook]\nkinds = [\"x\"]\n",
-        )
-        .unwrap();
-        let c = Config::salvage(dir.path()).unwrap();
-        assert!(c.unread.book && !c.unread.kbook);
-        assert_eq!(c.kinds(), vec!["x".to_string()]);
+        // Headers however TOML lets them be written.
+        let (_, k, _, unread) =
+            salvaged("[ \"kbook\" ]\nkinds = [\"runbook\"\n[book]\nsrc = \"docs\"\n");
+        assert!(k.is_empty() && unread.kinds && !unread.src, "{unread:?}");
+        // A broken `[book]` leaves the content directory unknown; `[kbook]` is read.
+        let (_, k, _, unread) = salvaged("[book]\nsrc = docs\n[kbook]\nkinds = [\"x\"]\n");
+        assert_eq!((k, unread), (kinds(&["x"]), Unread { src: true, ..none }));
+        // Valid TOML with errors of another kind: each value is read on its own.
+        let conn = "[[kbook.connectors]]\nslug = \"kafka\"\nname = \"Kafka\"\n";
+        for (text, unread_expected) in [
+            // a connector without its name
+            (
+                format!(
+                    "[book]\nsrc = \"docs\"\n[kbook]\nkinds = [\"runbook\"]\n{conn}[[kbook.connectors]]\nslug = \"x\"\n"
+                ),
+                Unread {
+                    connectors: true,
+                    ..none
+                },
+            ),
+            // mdBook's key with a multi-line value
+            (
+                format!(
+                    "[book]\nsrc = \"docs\"\n[kbook]\nkinds = [\"runbook\"]\n{conn}[output.html]\nadditional-css = [\n  \"a.css\",\n]\n"
+                ),
+                none,
+            ),
+            // an invalid site-url
+            (
+                format!(
+                    "[book]\nsrc = \"docs\"\n[kbook]\nkinds = [\"runbook\"]\n{conn}[output.html]\nsite-url = \"kb\"\n"
+                ),
+                none,
+            ),
+        ] {
+            let (src, k, slugs, unread) = salvaged(&text);
+            assert_eq!(src, PathBuf::from("docs"), "{text}");
+            assert_eq!(k, kinds(&["runbook"]), "{text}");
+            assert_eq!(unread, unread_expected, "{text}");
+            assert_eq!(slugs.is_empty(), unread.connectors, "{text}");
+        }
+        // A misspelt key may be the one an absent value was meant to have: unknown, not default.
+        let (_, k, _, unread) = salvaged("[kbook]\nkind = [\"runbook\"]\n");
+        assert!(
+            k.is_empty() && unread.kinds && unread.connectors,
+            "{unread:?}"
+        );
+        let (_, k, _, unread) = salvaged("[kbook]\nkinds = \"error, runbook\"\n");
+        assert!(
+            k.is_empty() && unread.kinds && !unread.connectors,
+            "{unread:?}"
+        );
+        let (_, _, _, unread) = salvaged("[book]\nsrc = [\"docs\"]\n");
+        assert!(unread.src, "{unread:?}");
+        // Keys before any table that do not parse: nothing is known.
+        let (_, _, _, unread) = salvaged("book.src = docs\n[kbook]\nkinds = [\"x\"]\n");
+        assert_eq!(unread, Unread::all());
+        assert_eq!(
+            header_path("[[ kbook . \"connectors\" ]]\nslug = 1"),
+            ["kbook", "connectors"]
+        );
+        assert!(header_path("title = 1\n").is_empty());
     }
 
     #[test]

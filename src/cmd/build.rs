@@ -18,7 +18,7 @@ pub fn run(
     single_file: Option<&Path>,
 ) -> Result<ExitCode> {
     if bundle.is_some() || single_file.is_some() {
-        let config = Config::load(&args.book).map_err(|d| diagnostics_error(&d))?;
+        let config = site::load_config(&args.book).map_err(|d| diagnostics_error(&d))?;
         for (path, what) in [
             (bundle, "offline bundle"),
             (single_file, "single-file book"),

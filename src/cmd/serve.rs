@@ -2,7 +2,6 @@
 
 use super::{BookArgs, diagnostics_error};
 use anyhow::Result;
-use kbook::config::Config;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -25,8 +24,9 @@ pub fn run(
             args.book.display()
         );
     }
-    // Loaded for its errors: a book.toml that does not parse is reported before serving.
-    Config::load(&args.book).map_err(|d| diagnostics_error(&d))?;
+    // Loaded for its errors: a book.toml that does not parse is reported before serving, with
+    // the entries' problems.
+    kbook::site::load_config(&args.book).map_err(|d| diagnostics_error(&d))?;
     // Not the build directory: the development site (the index whole under a fixed name, the
     // reload script) must not replace the one `kbook build` wrote for publishing.
     let dest = dest.unwrap_or_else(|| args.book.join(SERVE_DIR));

@@ -402,14 +402,31 @@ fn render_bodies(
     (bodies, diags)
 }
 
-/// `book.toml` of the book at `root`; when it has errors, the entries are checked too, with
-/// what could be read of it, so that one run reports every problem.
+/// `book.toml` of the book at `root`; when it has errors, the book is checked too (as
+/// `kbook check` does), with what could be read of it, so that one run reports every problem.
 pub fn load_config(root: &Path) -> Result<Config, Vec<Diagnostic>> {
     Config::load(root).map_err(|mut diags| {
-        if let Some(partial) = Config::salvage(root)
-            && (!partial.unread.book || partial.src_dir().is_dir())
-        {
-            diags.extend(content::load(&partial).1);
+        match Config::salvage(root) {
+            Some(partial) if !partial.unread.src || partial.src_dir().is_dir() => {
+                let opts = BuildOptions {
+                    check_only: true,
+                    ..BuildOptions::default()
+                };
+                match render_site(&partial, &opts, &mut BuildCache::default(), Output::Memory) {
+                    Ok(rendered) => diags.extend(rendered.warnings),
+                    Err(found) => diags.extend(found),
+                }
+            }
+            Some(_) => diags.push(
+                Diagnostic::warning(
+                    root.join("book.toml"),
+                    0,
+                    0,
+                    "the entries were not checked: where they are (`[book] src`) could not be read",
+                )
+                .with_hint("fix book.toml, then run again"),
+            ),
+            None => {}
         }
         sorted(diags)
     })

@@ -125,12 +125,17 @@ fn book_toml_errors_and_entry_errors_in_one_run() {
             "content/kafka/broken.md",
             b"---\ntitle: [unclosed\nconnector: kafka\nkind: concept\n---\nText.\n",
         ),
+        (
+            "content/kafka/linking.md",
+            b"---\ntitle: \"Linking\"\nconnector: kafka\nkind: concept\n---\nSee [gone](missing.md).\n",
+        ),
     ]);
     let err = assert_fails_with(
         &c,
         &[
             "book.toml:2:9: error: string values must be quoted",
             "content/kafka/broken.md:2:",
+            "content/kafka/linking.md:6:",
         ],
     );
     assert!(
@@ -150,4 +155,12 @@ fn book_toml_errors_and_entry_errors_in_one_run() {
         ],
     );
     assert!(!err.contains("ran.md"), "{err}");
+    // Where the entries are cannot be read: they are not checked, and that is said.
+    c.write("book.toml", b"[book]\nsrc = notquoted\n");
+    std::fs::rename(c.book.join("content"), c.book.join("docs")).unwrap();
+    let err = assert_fails_with(&c, &["book.toml:2:7: error:"]);
+    assert!(
+        err.contains("warning: the entries were not checked"),
+        "{err}"
+    );
 }

@@ -37,6 +37,10 @@ fn among_sources(at: &Path, path: &Path, config: &Config) -> Option<String> {
         (config.src_dir(), "content directory"),
         (config.root.join("static"), "static directory"),
         (config.root.join("templates"), "templates directory"),
+        (
+            config.root.join(super::root_files::ROOT_DIR),
+            "root directory",
+        ),
     ];
     sources.into_iter().find_map(|(source, what)| {
         let source = resolved(&source);

@@ -131,10 +131,11 @@ pub fn render_site(
             None
         }
     };
-    let (root, mut root_diags) = root_files::read(&config.root);
+    let (root, mut root_diags) = root_files::read(config);
     diags.append(&mut root_diags);
     progress.stage("rendering markdown");
     let static_names: HashSet<String> = statics.iter().flatten().map(|(p, _)| p.clone()).collect();
+    diags.extend(root_files::early_clashes(&root, &book, &static_names));
     let (bodies, mut link_diags) = render_bodies(&book, config, cache, static_names);
     diags.append(&mut link_diags);
     // Rendered, the Markdown is read no more: a one-shot build frees it (a large book's text

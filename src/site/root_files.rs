@@ -3,21 +3,42 @@
 //! `.well-known/…`, a search engine's verification page). Hidden files are kept, since hosts
 //! read several; editors' backup and swap files are not.
 
+use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::output::{OutputFile, SiteWriter};
+use crate::urls;
 use std::path::Path;
 use std::sync::Arc;
 
 /// The book's folder copied to the site's root.
 pub const ROOT_DIR: &str = "root";
 
-/// Files of `book_root/root/` as (site path, bytes), and the problems of those that cannot be
-/// copied (a symbolic link, an unreadable file).
-pub fn read(book_root: &Path) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
-    let dir = book_root.join(ROOT_DIR);
+/// Files of the book's `root/` as (site path, bytes), and the problems of those that cannot
+/// be copied (a symbolic link inside it, an unreadable file, a name that is not UTF-8). When
+/// the content directory is `root/` (or they overlap), nothing is copied: the entries' sources
+/// would be published.
+pub fn read(config: &Config) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
+    let dir = config.root.join(ROOT_DIR);
     let mut files = Vec::new();
     let mut diags = Vec::new();
     if !dir.is_dir() {
+        return (files, diags);
+    }
+    let src = config.src_dir();
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a.starts_with(&b) || b.starts_with(&a),
+        _ => false,
+    };
+    if same(&dir, &src) {
+        diags.push(
+            Diagnostic::warning(
+                ROOT_DIR,
+                0,
+                0,
+                "root/ is also where the entries are (`[book] src`): nothing of it is copied to the site's root",
+            )
+            .with_hint("keep the entries in another folder (`src` in book.toml) to publish root/'s files"),
+        );
         return (files, diags);
     }
     let shown = |p: &Path| {
@@ -26,20 +47,15 @@ pub fn read(book_root: &Path) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
             .display()
             .to_string()
     };
-    let backup = |e: &walkdir::DirEntry| {
-        let name = e.file_name().to_string_lossy();
-        e.depth() > 0
-            && (name.ends_with('~')
-                || name.starts_with(".#")
-                || (name.starts_with('#') && name.ends_with('#'))
-                || (name.starts_with('.') && (name.ends_with(".swp") || name.ends_with(".swx")))
-                || name == ".DS_Store")
-    };
+    let skipped =
+        |e: &walkdir::DirEntry| e.depth() > 0 && editor_file(&e.file_name().to_string_lossy());
+    // root/ itself may be a link (one CNAME shared by several books), as static/ may.
     for item in walkdir::WalkDir::new(&dir)
         .follow_links(false)
+        .follow_root_links(true)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| !backup(e))
+        .filter_entry(|e| !skipped(e))
     {
         let item = match item {
             Ok(item) => item,
@@ -52,23 +68,35 @@ pub fn read(book_root: &Path) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
                 continue;
             }
         };
-        if item.path_is_symlink() {
+        if item.depth() > 0 && item.path_is_symlink() {
             diags.push(
                 Diagnostic::error(
                     shown(item.path()),
                     1,
                     1,
-                    "symbolic links in root/ are not followed",
+                    "symbolic links inside root/ are not followed",
                 )
                 .with_hint("replace the link with the file itself"),
             );
         } else if item.file_type().is_file() {
             let rel = item.path().strip_prefix(&dir).unwrap_or(item.path());
-            let site_path = rel
+            let Some(site_path) = rel
                 .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/");
+                .map(|c| c.as_os_str().to_str())
+                .collect::<Option<Vec<_>>>()
+                .map(|parts| parts.join("/"))
+            else {
+                diags.push(
+                    Diagnostic::error(
+                        shown(item.path()),
+                        1,
+                        1,
+                        "the file's name is not UTF-8, which a URL cannot carry",
+                    )
+                    .with_hint("rename it with UTF-8 characters"),
+                );
+                continue;
+            };
             match std::fs::read(item.path()) {
                 Ok(bytes) => files.push((site_path, bytes)),
                 Err(e) => diags.push(
@@ -81,6 +109,61 @@ pub fn read(book_root: &Path) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
     (files, diags)
 }
 
+/// Editors' backup, lock and swap files, which are never published (vim's `.x.swp` to
+/// `.x.swa`, Emacs' `x~`, `#x#` and `.#x`, macOS's `.DS_Store`).
+fn editor_file(name: &str) -> bool {
+    let vim_swap = name.starts_with('.')
+        && name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| ext.len() == 3 && ext.starts_with("sw"));
+    name.ends_with('~')
+        || name.starts_with(".#")
+        || (name.starts_with('#') && name.ends_with('#'))
+        || vim_swap
+        || name == ".DS_Store"
+}
+
+/// The root files that would replace a file the site writes whatever the build renders (its
+/// fixed pages, theme files, entries' and connectors' pages, aliases' redirects), reported
+/// with the book's other problems; [`add`] checks the rest once everything is rendered.
+pub fn early_clashes(
+    root: &[(String, Vec<u8>)],
+    book: &crate::content::Book,
+    static_names: &std::collections::HashSet<String>,
+) -> Vec<Diagnostic> {
+    let search_files = [
+        crate::search_assets::SEARCH_JS_PATH,
+        crate::search_assets::MANIFEST_JSON_PATH,
+        crate::search_assets::MANIFEST_JS_PATH,
+    ];
+    let mut planned: std::collections::BTreeSet<String> = urls::RESERVED_PATHS
+        .iter()
+        .chain(&search_files)
+        .map(|p| p.to_string())
+        .collect();
+    planned.extend(static_names.iter().map(|n| format!("static/{n}")));
+    for e in &book.entries {
+        planned.insert(urls::entry_page(&e.fm.connector, &e.id));
+        planned.insert(urls::connector_page(&e.fm.connector));
+        planned.extend(e.fm.aliases.iter().filter_map(|a| urls::alias_page(a)));
+    }
+    let dirs: std::collections::BTreeSet<&str> = urls::RESERVED_DIRS.into_iter().collect();
+    let listed: Vec<&str> = planned.iter().map(String::as_str).collect();
+    clashes(
+        root,
+        |p| listed.binary_search(&p).is_ok(),
+        |p| {
+            dirs.contains(p) || {
+                let inside = format!("{p}/");
+                planned
+                    .range(inside.clone()..)
+                    .next()
+                    .is_some_and(|w| w.starts_with(&inside))
+            }
+        },
+    )
+}
+
 /// Adds the root files to the site's `files` (sorted by path), or names each one that would
 /// replace a file the site writes, or stand where it needs a folder or the reverse. The site
 /// is `files` and what `writer` has written already.
@@ -90,17 +173,35 @@ pub fn add(
     writer: Option<&SiteWriter>,
 ) -> Result<(), Vec<Diagnostic>> {
     let listed: std::collections::BTreeSet<&str> = files.iter().map(|f| f.0.as_str()).collect();
-    let is_file = |p: &str| listed.contains(p) || writer.and_then(|w| w.holds(p)) == Some(false);
-    let is_dir = |p: &str| {
-        let inside = format!("{p}/");
-        listed
-            .range(inside.as_str()..)
-            .next()
-            .is_some_and(|w| w.starts_with(&inside))
-            || writer.and_then(|w| w.holds(p)) == Some(true)
-    };
+    let diags = clashes(
+        &root,
+        |p| listed.contains(p) || writer.and_then(|w| w.holds(p)) == Some(false),
+        |p| {
+            let inside = format!("{p}/");
+            listed
+                .range(inside.as_str()..)
+                .next()
+                .is_some_and(|w| w.starts_with(&inside))
+                || writer.and_then(|w| w.holds(p)) == Some(true)
+        },
+    );
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    files.extend(root.into_iter().map(|(p, b)| (p, Arc::new(b))));
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(())
+}
+
+/// An error for each root file where the site has a file (`is_file`) or a folder (`is_dir`),
+/// or that needs a folder where the site has a file.
+fn clashes(
+    root: &[(String, Vec<u8>)],
+    is_file: impl Fn(&str) -> bool,
+    is_dir: impl Fn(&str) -> bool,
+) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
-    for (path, _) in &root {
+    for (path, _) in root {
         let clash = if is_file(path) {
             Some(format!("the site writes `{path}` itself"))
         } else if is_dir(path) {
@@ -116,18 +217,17 @@ pub fn add(
                 })
         };
         if let Some(why) = clash {
-            diags.push(
-                Diagnostic::error(format!("{ROOT_DIR}/{path}"), 1, 1, why)
-                    .with_hint("root/ holds files the site does not make (CNAME, robots.txt, …): rename or remove this one"),
-            );
+            let hint = if path.starts_with("static/") {
+                "a theme file is changed by the book's own static/ (a file of the same name), not root/"
+            } else if path.ends_with(".html") {
+                "a page the site makes is changed through the book's templates/ (Tera), not root/"
+            } else {
+                "root/ holds files the site does not make (CNAME, robots.txt, …): rename or remove this one"
+            };
+            diags.push(Diagnostic::error(format!("{ROOT_DIR}/{path}"), 1, 1, why).with_hint(hint));
         }
     }
-    if !diags.is_empty() {
-        return Err(diags);
-    }
-    files.extend(root.into_iter().map(|(p, b)| (p, Arc::new(b))));
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(())
+    diags
 }
 
 #[cfg(test)]
@@ -183,20 +283,46 @@ mod tests {
             "CNAME",
             "CNAME~",
             ".CNAME.swp",
+            ".CNAME.swo",
             ".well-known/security.txt",
         ] {
             std::fs::write(root.join(f), f).unwrap();
         }
-        let (files, diags) = read(dir.path());
+        let config = Config {
+            root: dir.path().to_path_buf(),
+            ..Config::default()
+        };
+        let (files, diags) = read(&config);
         assert!(diags.is_empty(), "{diags:?}");
         let paths: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
         assert_eq!(paths, [".nojekyll", ".well-known/security.txt", "CNAME"]);
         #[cfg(unix)]
         {
             std::os::unix::fs::symlink(root.join("CNAME"), root.join("robots.txt")).unwrap();
-            let (_, diags) = read(dir.path());
+            let (_, diags) = read(&config);
             assert_eq!(diags.len(), 1);
             assert!(diags[0].message.contains("symbolic link"), "{diags:?}");
+            std::fs::remove_file(root.join("robots.txt")).unwrap();
+            // root/ itself may be a link.
+            let shared = dir.path().join("shared");
+            std::fs::rename(&root, &shared).unwrap();
+            std::os::unix::fs::symlink(&shared, &root).unwrap();
+            let (files, diags) = read(&config);
+            assert!(diags.is_empty() && files.len() == 3, "{diags:?}");
+            // Entries kept in root/ are not published.
+            let config = Config {
+                book: crate::config::BookSection {
+                    src: std::path::PathBuf::from(ROOT_DIR),
+                    ..Default::default()
+                },
+                ..config
+            };
+            let (files, diags) = read(&config);
+            assert!(files.is_empty(), "{files:?}");
+            assert!(
+                diags[0].message.contains("also where the entries are"),
+                "{diags:?}"
+            );
         }
     }
 }

@@ -401,4 +401,22 @@ fn root_folder_files_land_at_the_site_root() {
         read(&c.out, "index.html").contains("<html"),
         "the previous site stays"
     );
+
+    // Reported with the book's other problems, not after them.
+    std::fs::remove_dir_all(root.join("search")).unwrap();
+    std::fs::write(
+        c.book.join("content/kafka/wrong-kind.md"),
+        "---\ntitle: \"Wrong\"\nconnector: kafka\nkind: nope\n---\nText.\n",
+    )
+    .unwrap();
+    let err = stderr(&build(&c.book, &c.out, &[]));
+    assert!(err.contains("root/index.html:1:1: error:"), "{err}");
+    assert!(err.contains("unknown kind `nope`"), "{err}");
+    // A site inside root/ would publish itself.
+    let o = build(&c.book, &c.book.join("root/site"), &[]);
+    assert!(
+        stderr(&o).contains("is inside the book's root directory"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -125,7 +125,7 @@ const EN_SCRIPT: &[(&str, &str)] = &[
     ("version_unknown", "This entry says nothing about {product}"),
     (
         "version_vague",
-        "Whether it applies to {version} depends on the exact release: see Versions",
+        "Whether it applies to {version} depends on the exact release",
     ),
     ("version_change", "Change version"),
     ("loading", "Loading search…"),
@@ -323,10 +323,7 @@ const ZH_SCRIPT: &[(&str, &str)] = &[
     ("version_fixed", "不影响 {version}（已在 {fixed} 修复）"),
     ("version_not_affected", "不影响 {version}"),
     ("version_unknown", "此条目未提及 {product} 的版本"),
-    (
-        "version_vague",
-        "是否适用于 {version} 取决于具体的版本号：见“版本”",
-    ),
+    ("version_vague", "是否适用于 {version} 取决于具体的版本号"),
     ("version_change", "更改版本"),
     ("loading", "正在加载搜索…"),
     ("unavailable", "搜索不可用：{error}"),

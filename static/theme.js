@@ -61,7 +61,7 @@
     version_fixed: "Does not affect {version} (fixed in {fixed})",
     version_not_affected: "Does not affect {version}",
     version_unknown: "This entry says nothing about {product}",
-    version_vague: "Whether it applies to {version} depends on the exact release: see Versions",
+    version_vague: "Whether it applies to {version} depends on the exact release",
     version_change: "Change version",
     version_param_invalid: "The address asks for version \u201c{text}\u201d, which is not a product and version such as vvr=8.0.7, so it is ignored.",
   };
@@ -152,13 +152,15 @@
     };
     // A version less precise than a bound it shares its parts with (8.0 against >=8.0.5)
     // names releases on both sides: it may apply (as the search module decides).
-    var finer = function (b) {
-      return b.parts.length > v.parts.length && v.parts.every(function (x, i) { return b.parts[i] === x; });
+    // A bound that only adds zeros leaves every release on one side (>=8.0.0, <8.0.0, a fix in 8.0.0).
+    var finer = function (b, op) {
+      return b.parts.length > v.parts.length && v.parts.every(function (x, i) { return b.parts[i] === x; }) &&
+        !(b.parts.slice(v.parts.length).every(function (p) { return p === 0; }) && (!op || op === "Ge" || op === "Lt"));
     };
     var m;
     if (!mine.length) m = "unknown";
     else if (mine.some(function (s) {
-      return (s.fixed && finer(s.fixed)) || (s.affected && s.affected.clauses.some(function (c) { return finer(c.version); }));
+      return (s.fixed && finer(s.fixed)) || (s.affected && s.affected.clauses.some(function (c) { return finer(c.version, c.op); }));
     })) m = "vague";
     else if (mine.some(function (s) { return s.affected && s.affected.clauses.every(function (c) { return clauseMatches(c, v); }); })) m = "affected";
     else if (fixes.some(function (f) { return cmpVersion(v, f) >= 0; })) m = "fixed";

@@ -312,14 +312,19 @@ pub fn classify(specs: &[VersionSpec], product: &str, version: &Version) -> Vers
     }
     // A reader's version less precise than a bound it shares its parts with (`8.0` against
     // `>=8.0.5` or a fix in `8.0.9`) names releases on both sides: it may apply, and the
-    // reader is told a fuller version would say.
-    let finer =
-        |b: &Version| b.parts.len() > version.parts.len() && b.parts.starts_with(&version.parts);
+    // reader is told a fuller version would say. A bound that only adds zeros does not split
+    // it where every release falls on one side: `>=8.0.0`, `<8.0.0`, a fix in `8.0.0`.
+    let finer = |b: &Version, op: Option<Op>| {
+        b.parts.len() > version.parts.len()
+            && b.parts.starts_with(&version.parts)
+            && !(b.parts[version.parts.len()..].iter().all(|&p| p == 0)
+                && matches!(op, None | Some(Op::Ge) | Some(Op::Lt)))
+    };
     if relevant.iter().any(|s| {
-        s.fixed.as_ref().is_some_and(finer)
+        s.fixed.as_ref().is_some_and(|f| finer(f, None))
             || s.affected
                 .as_ref()
-                .is_some_and(|r| r.clauses.iter().any(|c| finer(&c.version)))
+                .is_some_and(|r| r.clauses.iter().any(|c| finer(&c.version, Some(c.op))))
     }) {
         return VersionMatch::Vague;
     }
@@ -470,6 +475,28 @@ mod tests {
         assert_eq!(m("8.0"), VersionMatch::Vague);
         assert_eq!(m("8"), VersionMatch::Vague);
         assert!(m("8").applies());
+        // A bound that only adds zeros leaves every release of the reader's on one side.
+        let one = |affected: &str, fixed: Option<&str>, at: &str| {
+            let spec = VersionSpec {
+                product: "flink".into(),
+                affected: Some(VersionRange::parse(affected).unwrap()),
+                fixed: fixed.map(v),
+            };
+            classify(&[spec], "flink", &v(at))
+        };
+        assert_eq!(
+            one(">=1.15.0, <1.17.0", Some("1.17.0"), "1.17"),
+            VersionMatch::Fixed
+        );
+        assert_eq!(one(">=1.18.0", None, "1.18"), VersionMatch::Affected);
+        assert_eq!(one("<0.10.0", None, "0.10"), VersionMatch::NotAffected);
+        assert_eq!(
+            one(">=1.15.0, <1.17.0", None, "1.15"),
+            VersionMatch::Affected
+        );
+        // `>1.17.0` and `<=1.17.0` do split 1.17 (1.17.0 on one side, 1.17.1 on the other).
+        assert_eq!(one(">1.17.0", None, "1.17"), VersionMatch::Vague);
+        assert_eq!(one("<=1.17.0", None, "1.17"), VersionMatch::Vague);
         assert_eq!(m("8.1"), VersionMatch::Fixed);
         assert_eq!(m("7"), VersionMatch::NotAffected);
         let (p, ver) = parse_product_version("VVR=8.0.7").unwrap();

@@ -276,7 +276,7 @@ fn reader_version_marks_and_demotes_and_is_remembered() {
         assert_eq!(
             line,
             serde_json::json!({
-                "text": format!("Whether it applies to vvr {major} depends on the exact release: see Versions · Change version"),
+                "text": format!("Whether it applies to vvr {major} depends on the exact release · Change version"),
                 "match": "vague",
             }),
             "{origin:?}"

@@ -266,6 +266,14 @@ pub struct Snippet {
     /// The heading of the section the passage is from, when the body has headings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<String>,
+    /// How many headings of the body before that one have the same text (`Example` under
+    /// each question): a link finds the right one among them.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub section_repeat: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Stands before and after each heading's text in an entry's body (U+2029, PARAGRAPH

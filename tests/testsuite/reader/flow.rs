@@ -105,14 +105,22 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
         trace.1.as_str(),
         "first result for the pasted trace ({origin:?})"
     );
-    // A result that names its passage's section links to the entry page opened at that
-    // heading (checked once the first result has been followed).
-    let sectioned = (origin != Origin::Single).then(|| {
-        c.eval(
-            "(() => { const li = [...document.querySelectorAll('#kbook-search-page-results .kbook-result')].find(l => l.querySelector('.kbook-hit-section')); \
-             return li && { href: li.querySelector('a').href, section: li.querySelector('.kbook-hit-section').textContent }; })()",
-        )
-    });
+    // A result links to its passage's section, unless it matched an error text (at the top
+    // of the page); the entry page then opens at that heading (checked below).
+    if origin != Origin::Single {
+        let links = c.eval(
+            "[...document.querySelectorAll('#kbook-search-page-results .kbook-result')].map(l => ({ \
+               href: l.querySelector('a').href, error: !!l.querySelector('.kbook-hit-error'), \
+               section: (l.querySelector('.kbook-hit-section') || {}).textContent || null }))",
+        );
+        let links = links.as_array().unwrap();
+        assert!(links.iter().any(|l| l["section"].is_string()), "{links:?}");
+        for l in links {
+            let href = l["href"].as_str().unwrap();
+            let expect = l["section"].is_string() && l["error"] == false;
+            assert_eq!(href.contains("section="), expect, "{l}");
+        }
+    }
     c.follow("#kbook-search-page-results .kbook-result a");
     let id = if origin == Origin::Single {
         c.eval("location.hash.slice(1)")
@@ -122,18 +130,30 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
     assert_eq!(id, trace.1.as_str());
     let marks = c.wait_for("document.querySelectorAll('article.entry mark.kbook-hl').length");
     assert!(marks.as_u64() > Some(0), "no highlighted terms");
-    if let Some(linked) = sectioned {
-        let section = linked["section"]
-            .as_str()
-            .expect("no result names a section");
-        let href = linked["href"].as_str().unwrap();
-        assert!(href.contains("section="), "{href}");
-        c.open(href);
-        let heading = c.wait_for(
-            "(() => { const h = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1))); \
-             return h && /^H[2-6]$/.test(h.tagName) && h.textContent.replace(/#$/, '').trim(); })()",
+    if origin != Origin::Single {
+        // The entry page opens at the named section's heading; not at the body's first
+        // heading, just below the title and the error texts.
+        let here = c.eval("location.href.split(/[?#]/)[0]");
+        let headings = c.eval(
+            "[...document.querySelectorAll('article.entry .entry-body h2[id]')].map(h => [h.id, h.firstChild.textContent.trim()])",
         );
-        assert_eq!(heading, section, "{href} ({origin:?})");
+        let headings = headings.as_array().unwrap();
+        assert!(headings.len() >= 2, "{headings:?}");
+        let (first, second) = (&headings[0], &headings[1]);
+        let at = |section: &serde_json::Value| {
+            c.open(&format!(
+                "{}?section={}",
+                here.as_str().unwrap(),
+                url_encode(section.as_str().unwrap())
+            ));
+            c.wait_for("document.readyState === 'complete'");
+            c.eval("location.hash")
+        };
+        assert_eq!(
+            at(&second[1]),
+            format!("#{}", second[0].as_str().unwrap()).as_str()
+        );
+        assert_eq!(at(&first[1]), "");
     }
     c.assert_no_errors(&format!("reader flow ({origin:?})"));
 }

@@ -144,13 +144,22 @@ pub(super) fn snippet(text: &str, terms: &HashMap<String, f32>, analyzer: Analyz
         .into_iter()
         .map(|(a, b)| (char_at(a), char_at(b)))
         .collect();
+    let heading = |h: &(usize, usize)| text[h.0..h.1].trim();
+    let section_repeat = section.map_or(0, |s| {
+        headings
+            .iter()
+            .take_while(|h| h.0 < s.0)
+            .filter(|h| heading(h) == heading(&s))
+            .count()
+    });
     let section = section
-        .map(|h| text[h.0..h.1].trim().to_string())
+        .map(|h| heading(&h).to_string())
         .filter(|h| !h.is_empty());
     Snippet {
         text: shown,
         highlights,
         section,
+        section_repeat,
     }
 }
 
@@ -223,6 +232,24 @@ mod tests {
 
     /// A passage stays inside the section of its match and names that section; a heading
     /// that matches shows its section's first words.
+    #[test]
+    fn a_repeated_heading_is_told_apart_by_its_count() {
+        let m = crate::HEADING_MARK;
+        let text = format!("{m}Cause{m} one {m}Example{m} alpha {m}Fix{m} two {m}Example{m} beta");
+        let terms: HashMap<String, f32> = [("beta".to_string(), 1.0)].into();
+        let s = snippet(&text, &terms, Analyzer::Prose);
+        assert_eq!(
+            (s.section.as_deref(), s.section_repeat),
+            (Some("Example"), 1)
+        );
+        let terms: HashMap<String, f32> = [("alpha".to_string(), 1.0)].into();
+        let s = snippet(&text, &terms, Analyzer::Prose);
+        assert_eq!(
+            (s.section.as_deref(), s.section_repeat),
+            (Some("Example"), 0)
+        );
+    }
+
     #[test]
     fn a_snippet_stays_in_its_section_and_names_it() {
         let m = crate::HEADING_MARK;

@@ -306,14 +306,32 @@ pub fn read_queries(path: &Path) -> Result<Vec<LabelledQuery>, EvalError> {
                 let why = why
                     .rsplit_once(" at line ")
                     .map_or(why.as_str(), |(w, _)| w);
+                let keys: Vec<String> =
+                    serde_json::from_str::<BTreeMap<String, serde_json::Value>>(line)
+                        .map(BTreeMap::into_keys)
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                let has = |k: &str| keys.iter().any(|x| x == k);
+                // A field given under both its names.
+                if let Some((alias, field)) = FIELD_ALIASES.iter().find(|(a, f)| has(a) && has(f)) {
+                    problems.push(format!(
+                        "{}:{}:{}: both `{field}` and `{alias}` are given, which are one field: keep one",
+                        path.display(),
+                        i + 1,
+                        e.column()
+                    ));
+                    continue;
+                }
                 // A required field missing is often one misspelt: name it.
-                let misspelt = serde_json::from_str::<BTreeMap<String, serde_json::Value>>(line)
-                    .ok()
-                    .into_iter()
-                    .flat_map(BTreeMap::into_keys)
-                    .filter(|k| !QUERY_FIELDS.contains(&k.as_str()))
+                let misspelt = keys
+                    .iter()
+                    .filter(|k| {
+                        !QUERY_FIELDS.contains(&k.as_str())
+                            && !FIELD_ALIASES.iter().any(|(a, _)| a == k)
+                    })
                     .find_map(|k| {
-                        misspelt_field(&k)
+                        misspelt_field(k)
                             .map(|f| format!(" (`{k}` is not a field: did you mean `{f}`?)"))
                     })
                     .unwrap_or_default();
@@ -335,28 +353,43 @@ pub fn read_queries(path: &Path) -> Result<Vec<LabelledQuery>, EvalError> {
     Ok(out)
 }
 
+/// Other names kbook reads a field by (serde aliases of [`LabelledQuery`]).
+const FIELD_ALIASES: [(&str, &str); 2] = [("query", "q"), ("expected", "expect")];
+
 /// The field `key` is likely a misspelling of (a two-letter key such as `id` is its own).
 fn misspelt_field(key: &str) -> Option<&'static str> {
+    let names = QUERY_FIELDS
+        .into_iter()
+        .chain(FIELD_ALIASES.iter().map(|(alias, _)| *alias));
     (key.chars().count() > 2)
-        .then(|| crate::diagnostic::did_you_mean(key, QUERY_FIELDS))
+        .then(|| crate::diagnostic::did_you_mean(key, names))
         .flatten()
 }
 
-/// A warning for each field of a query that is none of [`QUERY_FIELDS`] (`path:line: …`).
+/// One warning per field of the queries that is none of [`QUERY_FIELDS`], with the lines
+/// that have it (a set collected elsewhere carries its own fields on every line).
 pub fn ignored_fields(path: &Path, queries: &[LabelledQuery]) -> Vec<String> {
-    queries
-        .iter()
-        .flat_map(|q| {
-            q.other.keys().map(move |k| {
-                let hint = misspelt_field(k)
-                    .map(|f| format!("; did you mean `{f}`?"))
-                    .unwrap_or_default();
-                format!(
-                    "{}:{}: warning: field `{k}` is not one kbook reads, ignored{hint}",
-                    path.display(),
-                    q.line
-                )
-            })
+    let mut lines: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for q in queries {
+        for k in q.other.keys() {
+            lines.entry(k).or_default().push(q.line);
+        }
+    }
+    lines
+        .into_iter()
+        .map(|(k, at)| {
+            let hint = misspelt_field(k)
+                .map(|f| format!("; did you mean `{f}`?"))
+                .unwrap_or_default();
+            let which = match at.as_slice() {
+                [one] => format!(":{one}"),
+                [first, ..] => format!(" ({} lines, the first {first})", at.len()),
+                [] => String::new(),
+            };
+            format!(
+                "{}{which}: warning: field `{k}` is not one kbook reads, ignored{hint}",
+                path.display()
+            )
         })
         .collect()
 }
@@ -437,6 +470,26 @@ mod tests {
                 "q.jsonl:1: warning: field `id` is not one kbook reads, ignored",
                 "q.jsonl:1: warning: field `stlye` is not one kbook reads, ignored; did you mean `style`?",
             ]
+        );
+        // One warning per field, however many lines have it.
+        let many = read(&"{\"q\": \"c\", \"expect\": [], \"id\": 7}\n".repeat(300)).unwrap();
+        assert_eq!(
+            ignored_fields(path, &many),
+            [
+                "q.jsonl (300 lines, the first 1): warning: field `id` is not one kbook reads, ignored"
+            ]
+        );
+        // Both names of one field; a misspelt alias.
+        let e = read("{\"q\": \"c\", \"expect\": [], \"expected\": []}\n{\"qurey\": \"c\", \"expect\": []}\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("q.jsonl:1:") && e.contains("both `expect` and `expected` are given"),
+            "{e}"
+        );
+        assert!(
+            e.contains("q.jsonl:2:") && e.contains("did you mean `query`?"),
+            "{e}"
         );
     }
 }

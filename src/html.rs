@@ -100,6 +100,8 @@ pub(crate) fn fragment_text(html: &str) -> Text {
 pub(crate) struct Text {
     pub(crate) prose: String,
     pub(crate) code: String,
+    /// The ids of the headings marked in `prose`, in order (empty for one without).
+    pub(crate) anchors: Vec<String>,
 }
 
 /// Walks `el`, putting `<pre>` text into code and the rest into prose.
@@ -134,6 +136,8 @@ pub(crate) fn collect(el: ElementRef, whole_body: bool, out: &mut Text) {
                 // A heading's text is marked, so a snippet stays in its section and names it.
                 let heading = matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6");
                 if heading {
+                    out.anchors
+                        .push(child_el.value().attr("id").unwrap_or_default().to_string());
                     out.prose.push(kbook_search::HEADING_MARK);
                 }
                 collect(child_el, whole_body, out);

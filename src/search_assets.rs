@@ -502,5 +502,6 @@ pub(crate) fn entry_doc(
         // than the title and the error strings, and each line matched on its own.
         symptoms: e.fm.symptoms.clone(),
         versions: e.fm.versions.iter().map(|v| v.spec()).collect(),
+        anchors: body.anchors.clone(),
     }
 }

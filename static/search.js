@@ -672,22 +672,16 @@
     return out.slice(0, 12);
   }
 
-  // A result's link: the entry page, told the matched words to highlight and the section of
-  // the passage shown, where the page opens (as mdBook's and Pagefind's results link a
-  // heading). Not for a hit that matched an error text: that is at the top of the page.
+  // A result's link: the entry page, told the matched words to highlight, opened at the
+  // heading of the passage shown (as mdBook's and Pagefind's results link a heading). Not for
+  // a hit that matched an error text: that is at the top of the page.
   function hitHref(hit) {
     if (single) return hit.url;
     var terms = hitTerms(hit);
-    var section = !hit.matched_error && hit.snippet && hit.snippet.section;
-    var params = [];
-    if (terms.length) params.push("highlight=" + encodeURIComponent(terms.join(" ")));
-    if (section) {
-      params.push("section=" + encodeURIComponent(section));
-      // The same heading text more than once (an Example under each question): which one.
-      if (hit.snippet.section_repeat > 0) params.push("section_n=" + hit.snippet.section_repeat);
-    }
-    if (!params.length) return hit.url;
-    return hit.url + (hit.url.indexOf("?") < 0 ? "?" : "&") + params.join("&");
+    var anchor = !hit.matched_error && hit.snippet && hit.snippet.anchor;
+    var href = hit.url;
+    if (terms.length) href += (href.indexOf("?") < 0 ? "?" : "&") + "highlight=" + encodeURIComponent(terms.join(" "));
+    return anchor ? href + "#" + encodeURIComponent(anchor) : href;
   }
 
   var pendingHighlight = null;

@@ -396,26 +396,6 @@
     if (scope && scope.normalize) scope.normalize();
   }
 
-  /**
-   * The `nth` (from 0) heading with an id inside `body` whose text (without its "#" link) is
-   * `text`; none when it is the body's first heading, just below the page's top, where the
-   * title and the error texts are.
-   */
-  function sectionHeading(body, text, nth) {
-    if (!body) return null;
-    var want = String(text).replace(/\s+/g, " ").trim();
-    var hs = body.querySelectorAll("h1[id], h2[id], h3[id], h4[id], h5[id], h6[id]");
-    var seen = 0;
-    for (var i = 0; i < hs.length; i++) {
-      var copy = hs[i].cloneNode(true);
-      var anchors = copy.querySelectorAll(".heading-anchor");
-      for (var j = 0; j < anchors.length; j++) anchors[j].parentNode.removeChild(anchors[j]);
-      if (copy.textContent.replace(/\s+/g, " ").trim() !== want) continue;
-      if (seen++ === (nth || 0)) return i > 0 ? hs[i] : null;
-    }
-    return null;
-  }
-
   /** Highlights `terms` in an entry (article element) and adds a note with a "clear" button. */
   function highlightEntry(article, terms) {
     if (!article) return 0;
@@ -552,18 +532,12 @@
     // Terms of the search that led here (search.js adds ?highlight= to result links).
     var hl = null;
     try { hl = new URLSearchParams(location.search).get("highlight"); } catch (e) { hl = null; }
-    if (hl) highlightEntry(doc.querySelector("article.entry"), hl.split(/\s+/));
-    // The section of the passage a search result showed (search.js adds ?section=): the page
-    // opens at its heading, unless the address already names a place.
-    var sec = null;
-    var nth = 0;
-    try {
-      var params = new URLSearchParams(location.search);
-      sec = params.get("section");
-      nth = parseInt(params.get("section_n") || "0", 10) || 0;
-    } catch (e) { sec = null; }
-    var heading = sec && !location.hash ? sectionHeading(doc.querySelector("article.entry .entry-body"), sec, nth) : null;
-    if (heading) location.replace("#" + heading.id);
+    if (hl && highlightEntry(doc.querySelector("article.entry"), hl.split(/\s+/)) && location.hash) {
+      // The note added above the heading a result linked moved it down: back to it.
+      var target = null;
+      try { target = doc.getElementById(decodeURIComponent(location.hash.slice(1))); } catch (e) { target = null; }
+      if (target) target.scrollIntoView();
+    }
 
     // Search loads on first focus of a search field, or on "/".
     doc.addEventListener("focusin", function (e) {

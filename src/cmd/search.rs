@@ -20,7 +20,7 @@ pub struct SearchArgs {
     pub stdin: bool,
     /// Print JSON: `{"hits": [{"id", "url" (relative to the site), "title", "connector",
     /// "kind", "score", "matched_error", "snippet": {"text", "highlights" (character ranges),
-    /// "section", "section_repeat"}, "version_match", "fixed_in", "explain"}], "confident": bool,
+    /// "section", "anchor" (the section heading's id)}, "version_match", "fixed_in", "explain"}], "confident": bool,
     /// "best_other_version", "signals": {...}}`; fields without a value are left out or null,
     /// and the signals are what confidence was decided on.
     #[arg(long)]

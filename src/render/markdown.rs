@@ -57,6 +57,9 @@ pub struct RenderedBody {
     pub text: String,
     /// Text of the code blocks, for the search index.
     pub code: String,
+    /// The ids of the headings marked in `text`, in order (the search links a passage's
+    /// section with them).
+    pub anchors: Vec<String>,
 }
 
 /// The compiled grammars, shared by every renderer and thread: a grammar is compiled the
@@ -433,6 +436,7 @@ impl MarkdownRenderer {
                             });
                         }
                         // Marked, so a snippet stays in its section and names it.
+                        out.anchors.push(id.clone());
                         out.text.push(kbook_search::HEADING_MARK);
                         push_unmarked(&mut out.text, &text);
                         out.text.push(kbook_search::HEADING_MARK);
@@ -744,6 +748,21 @@ mod tests {
             Path::new("content/kafka/a.md"),
             10,
         )
+    }
+
+    #[test]
+    fn each_marked_heading_has_its_id_in_order() {
+        let (r, _) = render(
+            "Intro.\n\n## Example\n\nOne.\n\n#### Deep `code`\n\nTwo.\n\n## Example\n\nThree.\n",
+        );
+        assert_eq!(r.anchors, ["example", "deep-code", "example-1"]);
+        assert_eq!(
+            r.text.matches(kbook_search::HEADING_MARK).count(),
+            2 * r.anchors.len()
+        );
+        for id in &r.anchors {
+            assert!(r.html.contains(&format!("id=\"{id}\"")), "{id}: {}", r.html);
+        }
     }
 
     #[test]

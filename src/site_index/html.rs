@@ -130,6 +130,7 @@ fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
         tags: Vec::new(),
         symptoms: Vec::new(),
         versions: Vec::new(),
+        anchors: text.anchors,
     }))
 }
 
@@ -148,6 +149,14 @@ mod tests {
             PageDoc::Doc(d) => *d,
             PageDoc::Skipped(why) => panic!("skipped: {why}"),
         }
+    }
+
+    #[test]
+    fn headings_ids_are_kept_in_order_for_the_search_to_link() {
+        let html = "<body><main><h1 id='top'>Page</h1><p>Intro.</p><h2 id='cause'>Cause</h2><p>One.</p><h2>Fix</h2><p>Two.</p></main></body>";
+        let d = doc(html, None);
+        assert_eq!(d.anchors, ["top", "cause", ""]);
+        assert_eq!(d.body.matches(kbook_search::HEADING_MARK).count(), 6);
     }
 
     #[test]

@@ -122,6 +122,9 @@ pub struct EntryDoc {
     pub symptoms: Vec<String>,
     /// Version statements, matched against the reader's version.
     pub versions: Vec<version::VersionSpec>,
+    /// The ids of the body's headings, in the order of their marks in `body` (empty for one
+    /// without an id): a hit links its passage's section.
+    pub anchors: Vec<String>,
 }
 
 /// Why building, opening or searching an index failed.
@@ -266,14 +269,10 @@ pub struct Snippet {
     /// The heading of the section the passage is from, when the body has headings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<String>,
-    /// How many headings of the body before that one have the same text (`Example` under
-    /// each question): a link finds the right one among them.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub section_repeat: usize,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
+    /// The id of that section's heading on the entry's page, where a link to the passage
+    /// opens; none for the body's first section, which starts the page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<String>,
 }
 
 /// Stands before and after each heading's text in an entry's body (U+2029, PARAGRAPH

@@ -100,6 +100,9 @@ pub(crate) struct KbSchema {
     pub generic: Field,
     /// The entry's symptom lines (stored only; indexed in the tags field).
     pub symptoms: Field,
+    /// The ids of the body's headings, one per line (stored only; see
+    /// [`crate::EntryDoc::anchors`]).
+    pub anchors: Field,
 }
 
 impl KbSchema {
@@ -130,6 +133,7 @@ impl KbSchema {
         let versions = b.add_text_field("versions", STORED);
         let generic = b.add_text_field("generic", STORED);
         let symptoms = b.add_text_field("symptoms", STORED);
+        let anchors = b.add_text_field("anchors", STORED);
         KbSchema {
             schema: b.build(),
             text,
@@ -143,6 +147,7 @@ impl KbSchema {
             versions,
             generic,
             symptoms,
+            anchors,
         }
     }
 

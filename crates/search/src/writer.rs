@@ -97,6 +97,9 @@ fn to_document(
     for s in &d.symptoms {
         doc.add_text(kb.symptoms, s);
     }
+    if d.anchors.iter().any(|a| !a.is_empty()) {
+        doc.add_text(kb.anchors, d.anchors.join("\n"));
+    }
     // Identifiers come from the error strings, the title, the tags and the symptoms.
     let ids: Vec<&str> = d
         .errors
@@ -216,6 +219,7 @@ pub fn docs_fingerprint(docs: &[EntryDoc]) -> u64 {
         (&d.id, &d.url, &d.title, &d.connector, &d.kind).hash(&mut h);
         (&d.errors, &d.body, &d.code, &d.tags, &d.connector_aliases).hash(&mut h);
         d.symptoms.hash(&mut h);
+        d.anchors.hash(&mut h);
         d.generic_errors.hash(&mut h);
         d.cross_connector.hash(&mut h);
         format!("{:?}", d.versions).hash(&mut h);

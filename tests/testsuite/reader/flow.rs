@@ -105,21 +105,17 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
         trace.1.as_str(),
         "first result for the pasted trace ({origin:?})"
     );
-    // A result links to its passage's section, unless it matched an error text (at the top
-    // of the page); the entry page then opens at that heading (checked below).
+    // A result that matched an error text links the top of its page (the error is there).
     if origin != Origin::Single {
         let links = c.eval(
-            "[...document.querySelectorAll('#kbook-search-page-results .kbook-result')].map(l => ({ \
-               href: l.querySelector('a').href, error: !!l.querySelector('.kbook-hit-error'), \
-               section: (l.querySelector('.kbook-hit-section') || {}).textContent || null }))",
+            "[...document.querySelectorAll('#kbook-search-page-results .kbook-result')].filter(l => l.querySelector('.kbook-hit-error')).map(l => l.querySelector('a').href)",
         );
         let links = links.as_array().unwrap();
-        assert!(links.iter().any(|l| l["section"].is_string()), "{links:?}");
-        for l in links {
-            let href = l["href"].as_str().unwrap();
-            let expect = l["section"].is_string() && l["error"] == false;
-            assert_eq!(href.contains("section="), expect, "{l}");
-        }
+        assert!(!links.is_empty());
+        assert!(
+            links.iter().all(|h| !h.as_str().unwrap().contains('#')),
+            "{links:?}"
+        );
     }
     c.follow("#kbook-search-page-results .kbook-result a");
     let id = if origin == Origin::Single {
@@ -131,29 +127,52 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
     let marks = c.wait_for("document.querySelectorAll('article.entry mark.kbook-hl').length");
     assert!(marks.as_u64() > Some(0), "no highlighted terms");
     if origin != Origin::Single {
-        // The entry page opens at the named section's heading; not at the body's first
-        // heading, just below the title and the error texts.
-        let here = c.eval("location.href.split(/[?#]/)[0]");
-        let headings = c.eval(
-            "[...document.querySelectorAll('article.entry .entry-body h2[id]')].map(h => [h.id, h.firstChild.textContent.trim()])",
+        // A result whose passage is in a later section links its heading, and the entry page
+        // opens there (a query the native index answers so, found first).
+        let index = super::versions::native_index(built);
+        let (q, hit) = labelled()
+            .into_iter()
+            .find_map(|(q, _)| {
+                let res = index.search(&q, &Default::default()).ok()?;
+                let hit = res
+                    .hits
+                    .into_iter()
+                    .find(|h| h.matched_error.is_none() && h.snippet.anchor.is_some())?;
+                Some((q, hit))
+            })
+            .expect("no curated query has a hit whose passage is in a later section");
+        let anchor = hit.snippet.anchor.clone().unwrap();
+        c.open(&format!(
+            "{}?q={}",
+            match origin {
+                Origin::Http => format!("{}search.html", built.http),
+                _ => file_url(&built.unzipped.join("search.html")),
+            },
+            url_encode(&q)
+        ));
+        let href = c.wait_for(&format!(
+            "(() => {{ const a = document.querySelector('#kbook-search-page-results .kbook-result[data-id={id}] a'); return a && a.href; }})()",
+            id = js(&hit.id)
+        ));
+        let href = href.as_str().unwrap();
+        assert!(href.ends_with(&format!("#{anchor}")), "{href} ({q})");
+        c.open(href);
+        let at = c.wait_for(&format!(
+            "(() => {{ const h = document.getElementById({a}); return document.readyState === 'complete' && h && \
+               [h.tagName, Math.round(h.getBoundingClientRect().top), window.scrollY > 0]; }})()",
+            a = js(&anchor)
+        ));
+        assert!(at[0].as_str().unwrap().starts_with('H'), "{at}");
+        assert!(
+            at[1].as_i64().unwrap().abs() < 200,
+            "the heading is not at the top: {at}"
         );
-        let headings = headings.as_array().unwrap();
-        assert!(headings.len() >= 2, "{headings:?}");
-        let (first, second) = (&headings[0], &headings[1]);
-        let at = |section: &serde_json::Value| {
-            c.open(&format!(
-                "{}?section={}",
-                here.as_str().unwrap(),
-                url_encode(section.as_str().unwrap())
-            ));
-            c.wait_for("document.readyState === 'complete'");
-            c.eval("location.hash")
-        };
-        assert_eq!(
-            at(&second[1]),
-            format!("#{}", second[0].as_str().unwrap()).as_str()
-        );
-        assert_eq!(at(&first[1]), "");
+        assert_eq!(at[2], true, "{at}");
+        let shown = c.eval(&format!(
+            "document.getElementById({a}).firstChild.textContent.trim()",
+            a = js(&anchor)
+        ));
+        assert_eq!(shown, hit.snippet.section.as_deref().unwrap());
     }
     c.assert_no_errors(&format!("reader flow ({origin:?})"));
 }

@@ -4,7 +4,7 @@
 use super::*;
 
 /// The native index of a built site.
-fn native_index(built: &Built) -> kbook_search::BookIndex {
+pub(super) fn native_index(built: &Built) -> kbook_search::BookIndex {
     let index = std::fs::read_dir(built.site.join("search"))
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -40,7 +40,13 @@ pub(super) fn best_error(errors: &[&str], built: &BuiltQuery) -> Option<String> 
 /// A passage of `text` around the densest cluster of query terms, with char-offset highlights.
 /// Headings (between two [`crate::HEADING_MARK`]s) are never part of the passage: it stays
 /// inside one section, and names that section's heading.
-pub(super) fn snippet(text: &str, terms: &HashMap<String, f32>, analyzer: Analyzer) -> Snippet {
+/// `anchors` are the ids of the headings, in order: the section's is the snippet's anchor.
+pub(super) fn snippet(
+    text: &str,
+    anchors: &[&str],
+    terms: &HashMap<String, f32>,
+    analyzer: Analyzer,
+) -> Snippet {
     let text = text.trim_matches(|c: char| c.is_whitespace() && c != crate::HEADING_MARK);
     if text.trim().is_empty() {
         return Snippet::default();
@@ -144,22 +150,23 @@ pub(super) fn snippet(text: &str, terms: &HashMap<String, f32>, analyzer: Analyz
         .into_iter()
         .map(|(a, b)| (char_at(a), char_at(b)))
         .collect();
-    let heading = |h: &(usize, usize)| text[h.0..h.1].trim();
-    let section_repeat = section.map_or(0, |s| {
-        headings
-            .iter()
-            .take_while(|h| h.0 < s.0)
-            .filter(|h| heading(h) == heading(&s))
-            .count()
-    });
+    // The body's first section starts the page (under its title and error texts): a link
+    // to it opens the page at its top.
+    let index = section.and_then(|s| headings.iter().position(|h| *h == s));
+    let starts_page = index == Some(0) && text[..headings[0].0 - mark].trim().is_empty();
+    let anchor = index
+        .filter(|_| !starts_page)
+        .and_then(|i| anchors.get(i))
+        .filter(|a| !a.is_empty())
+        .map(|a| a.to_string());
     let section = section
-        .map(|h| heading(&h).to_string())
+        .map(|h| text[h.0..h.1].trim().to_string())
         .filter(|h| !h.is_empty());
     Snippet {
         text: shown,
         highlights,
         section,
-        section_repeat,
+        anchor,
     }
 }
 
@@ -223,7 +230,7 @@ mod tests {
         let terms: HashMap<String, f32> = [("kafka".to_string(), 1.0)].into();
         for space in ['\u{a0}', '\u{3000}', '\u{2003}'] {
             let body = format!("{}{space}kafka lag", "x".repeat(50));
-            let s = snippet(&body, &terms, Analyzer::Prose);
+            let s = snippet(&body, &[], &terms, Analyzer::Prose);
             assert_eq!(s.text, "…kafka lag", "space {space:?}");
             assert_eq!(s.highlights, vec![(1, 6)]);
             assert_eq!(s.section, None);
@@ -233,21 +240,27 @@ mod tests {
     /// A passage stays inside the section of its match and names that section; a heading
     /// that matches shows its section's first words.
     #[test]
-    fn a_repeated_heading_is_told_apart_by_its_count() {
+    fn a_snippet_names_its_sections_anchor_but_not_the_first_sections() {
         let m = crate::HEADING_MARK;
         let text = format!("{m}Cause{m} one {m}Example{m} alpha {m}Fix{m} two {m}Example{m} beta");
-        let terms: HashMap<String, f32> = [("beta".to_string(), 1.0)].into();
-        let s = snippet(&text, &terms, Analyzer::Prose);
-        assert_eq!(
-            (s.section.as_deref(), s.section_repeat),
-            (Some("Example"), 1)
-        );
-        let terms: HashMap<String, f32> = [("alpha".to_string(), 1.0)].into();
-        let s = snippet(&text, &terms, Analyzer::Prose);
-        assert_eq!(
-            (s.section.as_deref(), s.section_repeat),
-            (Some("Example"), 0)
-        );
+        let anchors = ["cause", "example", "fix", "example-1"];
+        let at = |word: &str| {
+            let terms: HashMap<String, f32> = [(word.to_string(), 1.0)].into();
+            let s = snippet(&text, &anchors, &terms, Analyzer::Prose);
+            (s.section, s.anchor)
+        };
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(at("beta"), (some("Example"), some("example-1")));
+        assert_eq!(at("alpha"), (some("Example"), some("example")));
+        assert_eq!(at("one"), (some("Cause"), None));
+        // Text before the first heading: that heading's section no longer starts the page.
+        let text = format!("intro {m}Cause{m} one");
+        let terms: HashMap<String, f32> = [("one".to_string(), 1.0)].into();
+        let s = snippet(&text, &["cause"], &terms, Analyzer::Prose);
+        assert_eq!(s.anchor.as_deref(), Some("cause"));
+        // No ids known: no anchor.
+        let s = snippet(&text, &[], &terms, Analyzer::Prose);
+        assert_eq!(s.anchor, None);
     }
 
     #[test]
@@ -257,7 +270,7 @@ mod tests {
         let body = format!(
             "{m}Symptom{m}The job reads nothing. {m}Cause{m}The committed offset is gone. {m}Fix{m}Reset it."
         );
-        let s = snippet(&body, &terms, Analyzer::Prose);
+        let s = snippet(&body, &[], &terms, Analyzer::Prose);
         assert_eq!(s.text, "The committed offset is gone.");
         assert_eq!(s.section.as_deref(), Some("Cause"));
         let hl: String = s
@@ -268,12 +281,12 @@ mod tests {
             .collect();
         assert_eq!(hl, "offset");
         // Without a match: the first section's words, not its heading.
-        let s = snippet(&body, &HashMap::new(), Analyzer::Prose);
+        let s = snippet(&body, &[], &HashMap::new(), Analyzer::Prose);
         assert_eq!(s.text, "The job reads nothing.");
         assert_eq!(s.section.as_deref(), Some("Symptom"));
         // A match in a heading.
         let terms: HashMap<String, f32> = [("fix".to_string(), 1.0)].into();
-        let s = snippet(&body, &terms, Analyzer::Prose);
+        let s = snippet(&body, &[], &terms, Analyzer::Prose);
         assert_eq!(
             (s.text.as_str(), s.section.as_deref()),
             ("Reset it.", Some("Fix"))
@@ -284,7 +297,7 @@ mod tests {
             "word ".repeat(100)
         );
         let terms: HashMap<String, f32> = [("offset".to_string(), 1.0)].into();
-        let s = snippet(&long, &terms, Analyzer::Prose);
+        let s = snippet(&long, &[], &terms, Analyzer::Prose);
         assert!(
             s.text.starts_with('…') && s.text.ends_with("offset here."),
             "{}",

@@ -539,7 +539,15 @@ impl BookIndex {
                 kind: first_text(&doc, self.kb.kind).unwrap_or("").to_string(),
                 score,
                 matched_error: best_error(&self.error_texts(&doc), built),
-                snippet: snippet(body, &built.field_terms[F_BODY], Analyzer::Prose),
+                snippet: snippet(
+                    body,
+                    &first_text(&doc, self.kb.anchors)
+                        .unwrap_or("")
+                        .split('\n')
+                        .collect::<Vec<_>>(),
+                    &built.field_terms[F_BODY],
+                    Analyzer::Prose,
+                ),
                 version_match,
                 fixed_in,
                 explain: opts.explain.then(|| {

@@ -33,6 +33,7 @@ fn entry(
         tags: vec![],
         symptoms: vec![],
         versions: vec![],
+        anchors: vec![],
     }
 }
 

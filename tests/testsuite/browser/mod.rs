@@ -191,9 +191,8 @@ fn type_and_open(c: &Chromium, page_url: &str, query: &Labelled) {
     let expected_href = c.eval("document.querySelector('.kbook-search-results .kbook-hit').href");
     c.tab.press_key("ArrowDown").unwrap();
     c.tab.press_key("Enter").unwrap();
-    // The entry page may add the `#heading` of the result's section to the address.
     c.wait_for(&format!(
-        "(location.href === {expected_href} || location.href.startsWith({expected_href} + '#')) && document.readyState === 'complete'"
+        "location.href === {expected_href} && document.readyState === 'complete'"
     ));
     let path = c.eval("location.pathname");
     assert!(

@@ -207,14 +207,12 @@ impl Chromium {
         href
     }
 
-    /// Waits until `location.href` is `href` and the document is complete, across navigations;
-    /// a page may add a `#place` to an address without one (a result's `?section=`).
+    /// Waits until `location.href` is `href` and the document is complete, across navigations.
     fn wait_for_location(&self, href: &str) {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
         let check = format!(
             "new Promise((resolve, reject) => {{ const t0 = Date.now(); (function tick() {{ \
-             const h = {h}; const at = location.href === h || (!h.includes('#') && location.href.startsWith(h + '#')); \
-             if (at && document.readyState === 'complete') resolve(true); \
+             if (location.href === {h} && document.readyState === 'complete') resolve(true); \
              else if (Date.now() - t0 > 5000) reject(new Error('not yet: ' + location.href)); else setTimeout(tick, 20); }})(); }})",
             h = js(href)
         );

@@ -232,14 +232,6 @@ impl Config {
         })
     }
 
-    /// [`Config::parse`], its problems in the order they are found.
-    fn parse_any_order(text: &str, path: &Path) -> Result<Config, Vec<Diagnostic>> {
-        match Config::read(text, path) {
-            (Some(config), diags) if diags.is_empty() => Ok(config),
-            (_, diags) => Err(diags),
-        }
-    }
-
     /// The configuration of a `book.toml` that has errors, to check the entries with, so that
     /// one run reports the entries' problems as well (None when there is no such file). Only
     /// what the entries' checks need is read (the content directory, kinds, connectors and
@@ -319,9 +311,8 @@ impl Config {
         Some(config)
     }
 
-    /// Reads `text`: the configuration when it deserialises (after unknown keys and values of
-    /// the wrong type are blanked out), and every problem found.
-    fn read(text: &str, path: &Path) -> (Option<Config>, Vec<Diagnostic>) {
+    /// [`Config::parse`], its problems in the order they are found.
+    fn parse_any_order(text: &str, path: &Path) -> Result<Config, Vec<Diagnostic>> {
         // serde stops at the first unknown key: each one is reported and blanked out (same
         // byte positions), and the rest is read again, so one run names every unknown key
         // and then checks the values too.
@@ -346,7 +337,7 @@ impl Config {
                         .filter(|_| (unknown || one_line_value) && diags.len() < 100)
                     {
                         Some(span) => read = blank_key(&read, span.start).into(),
-                        None => return (None, diags),
+                        None => return Err(diags),
                     }
                 }
             }
@@ -484,7 +475,11 @@ impl Config {
                 diags.push(Diagnostic::error(path, line, column, message).with_hint(hint));
             }
         }
-        (Some(config), diags)
+        if diags.is_empty() {
+            Ok(config)
+        } else {
+            Err(diags)
+        }
     }
 
     /// The page chrome's texts: the built-in ones of `[book] language` with `[kbook.strings]`.

@@ -104,6 +104,18 @@ pub(crate) struct Text {
     pub(crate) anchors: Vec<String>,
 }
 
+/// Where a link to `heading` goes: its id, or (Sphinx, docutils) the id of the `<section>` it
+/// heads when it is that element's first child.
+fn heading_id<'a>(heading: ElementRef<'a>) -> Option<&'a str> {
+    heading.value().attr("id").or_else(|| {
+        let parent = heading.parent().and_then(ElementRef::wrap)?;
+        let first = parent.children().find_map(ElementRef::wrap)?;
+        (first == heading && matches!(parent.value().name(), "section" | "div"))
+            .then(|| parent.value().attr("id"))
+            .flatten()
+    })
+}
+
 /// Walks `el`, putting `<pre>` text into code and the rest into prose.
 pub(crate) fn collect(el: ElementRef, whole_body: bool, out: &mut Text) {
     for child in el.children() {
@@ -137,7 +149,7 @@ pub(crate) fn collect(el: ElementRef, whole_body: bool, out: &mut Text) {
                 let heading = matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6");
                 if heading {
                     out.anchors
-                        .push(child_el.value().attr("id").unwrap_or_default().to_string());
+                        .push(heading_id(child_el).unwrap_or_default().to_string());
                     out.prose.push(kbook_search::HEADING_MARK);
                 }
                 collect(child_el, whole_body, out);

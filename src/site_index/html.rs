@@ -157,6 +157,9 @@ mod tests {
         let d = doc(html, None);
         assert_eq!(d.anchors, ["top", "cause", ""]);
         assert_eq!(d.body.matches(kbook_search::HEADING_MARK).count(), 6);
+        // Sphinx puts the id on the section a heading starts, not on the heading.
+        let html = "<body><main><section id='install'><h2>Install</h2><p>One.</p><div id='x'><p>A.</p><h3>Not first</h3></div></section></main></body>";
+        assert_eq!(doc(html, None).anchors, ["install", ""]);
     }
 
     #[test]

@@ -7,6 +7,8 @@ use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::output::{OutputFile, SiteWriter};
 use crate::urls;
+use std::collections::BTreeSet;
+use std::ops::Bound;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -136,7 +138,7 @@ pub fn early_clashes(
         crate::search_assets::MANIFEST_JSON_PATH,
         crate::search_assets::MANIFEST_JS_PATH,
     ];
-    let mut planned: std::collections::BTreeSet<String> = urls::RESERVED_PATHS
+    let mut planned: BTreeSet<String> = urls::RESERVED_PATHS
         .iter()
         .chain(&search_files)
         .map(|p| p.to_string())
@@ -147,21 +149,20 @@ pub fn early_clashes(
         planned.insert(urls::connector_page(&e.fm.connector));
         planned.extend(e.fm.aliases.iter().filter_map(|a| urls::alias_page(a)));
     }
-    let dirs: std::collections::BTreeSet<&str> = urls::RESERVED_DIRS.into_iter().collect();
-    let listed: Vec<&str> = planned.iter().map(String::as_str).collect();
     clashes(
         root,
-        |p| listed.binary_search(&p).is_ok(),
-        |p| {
-            dirs.contains(p) || {
-                let inside = format!("{p}/");
-                planned
-                    .range(inside.clone()..)
-                    .next()
-                    .is_some_and(|w| w.starts_with(&inside))
-            }
-        },
+        |p| planned.contains(p),
+        |p| urls::RESERVED_DIRS.contains(&p) || holds_folder(&planned, p),
     )
+}
+
+/// Whether the sorted `paths` have one inside the folder `p`.
+fn holds_folder<S: std::borrow::Borrow<str> + Ord>(paths: &BTreeSet<S>, p: &str) -> bool {
+    let inside = format!("{p}/");
+    paths
+        .range::<str, _>((Bound::Included(inside.as_str()), Bound::Unbounded))
+        .next()
+        .is_some_and(|w| w.borrow().starts_with(&inside))
 }
 
 /// Adds the root files to the site's `files` (sorted by path), or names each one that would
@@ -172,18 +173,11 @@ pub fn add(
     root: Vec<(String, Vec<u8>)>,
     writer: Option<&SiteWriter>,
 ) -> Result<(), Vec<Diagnostic>> {
-    let listed: std::collections::BTreeSet<&str> = files.iter().map(|f| f.0.as_str()).collect();
+    let listed: BTreeSet<&str> = files.iter().map(|f| f.0.as_str()).collect();
     let diags = clashes(
         &root,
         |p| listed.contains(p) || writer.and_then(|w| w.holds(p)) == Some(false),
-        |p| {
-            let inside = format!("{p}/");
-            listed
-                .range(inside.as_str()..)
-                .next()
-                .is_some_and(|w| w.starts_with(&inside))
-                || writer.and_then(|w| w.holds(p)) == Some(true)
-        },
+        |p| holds_folder(&listed, p) || writer.and_then(|w| w.holds(p)) == Some(true),
     );
     if !diags.is_empty() {
         return Err(diags);

@@ -86,12 +86,12 @@ fn unlabelled() -> String {
 pub struct Metrics {
     /// Queries with expected ids.
     pub n: usize,
-    /// Share of those whose first hit is expected.
-    pub top1: f64,
-    /// Mean reciprocal rank of the first expected hit within the top 10.
-    pub mrr10: f64,
-    /// Mean share of expected ids within the top 5.
-    pub recall5: f64,
+    /// Share of those whose first hit is expected (null without any).
+    pub top1: Option<f64>,
+    /// Mean reciprocal rank of the first expected hit within the top 10 (null without any).
+    pub mrr10: Option<f64>,
+    /// Mean share of expected ids within the top 5 (null without any).
+    pub recall5: Option<f64>,
     /// Queries no entry answers (`"expect": []`).
     pub unanswered: usize,
     /// Share of unanswered queries answered "no confident match" (null without any).
@@ -154,12 +154,13 @@ impl Acc {
 
     fn metrics(&self) -> Metrics {
         let share = |a: usize, b: usize| (b > 0).then(|| a as f64 / b as f64);
-        let n = self.n.max(1) as f64;
+        // Without answerable queries the ranking measures are undefined, not zero.
+        let mean = |sum: f64| (self.n > 0).then(|| sum / self.n as f64);
         Metrics {
             n: self.n,
-            top1: self.top1 / n,
-            mrr10: self.rr / n,
-            recall5: self.recall / n,
+            top1: mean(self.top1),
+            mrr10: mean(self.rr),
+            recall5: mean(self.recall),
             unanswered: self.unanswered,
             abstain: share(self.abstained, self.unanswered),
             confident_precision: share(self.confident_right, self.confident),
@@ -490,6 +491,32 @@ mod tests {
         assert!(
             e.contains("q.jsonl:2:") && e.contains("did you mean `query`?"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn ranking_measures_are_undefined_without_an_answerable_query() {
+        let unanswered = Outcome {
+            answerable: false,
+            rank: None,
+            recall: 0.0,
+            confident: true,
+        };
+        let mut acc = Acc::default();
+        acc.add(&unanswered);
+        let m = acc.metrics();
+        assert_eq!((m.n, m.top1, m.mrr10, m.recall5), (0, None, None, None));
+        assert_eq!((m.abstain, m.confident_precision), (Some(0.0), Some(0.0)));
+        acc.add(&Outcome {
+            answerable: true,
+            rank: Some(2),
+            recall: 1.0,
+            confident: false,
+        });
+        let m = acc.metrics();
+        assert_eq!(
+            (m.top1, m.mrr10, m.recall5),
+            (Some(0.0), Some(0.5), Some(1.0))
         );
     }
 }

@@ -244,14 +244,7 @@ fn print_table(report: &EvalReport) -> std::io::Result<()> {
         "conf-rate"
     )?;
     let row = |name: &str, m: &Metrics| {
-        // Without answerable queries the ranking measures are undefined, like the others.
-        let rank = |v: f64| {
-            if m.n == 0 {
-                "-".to_string()
-            } else {
-                format!("{v:.3}")
-            }
-        };
+        let rank = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"));
         outln!(
             "{:<14} {:>5} {:>7} {:>7} {:>9} {:>6} {:>8} {:>10} {:>10}",
             name,

@@ -676,9 +676,10 @@
   // heading of the passage shown (as mdBook's and Pagefind's results link a heading). Not for
   // a hit that matched an error text: that is at the top of the page.
   function hitHref(hit) {
-    if (single) return hit.url;
-    var terms = hitTerms(hit);
     var anchor = !hit.matched_error && hit.snippet && hit.snippet.anchor;
+    // The single file prefixes a page's ids with its section's (`#<entry>--<heading>`).
+    if (single) return anchor ? hit.url + "--" + encodeURIComponent(anchor) : hit.url;
+    var terms = hitTerms(hit);
     var href = hit.url;
     if (terms.length) href += (href.indexOf("?") < 0 ? "?" : "&") + "highlight=" + encodeURIComponent(terms.join(" "));
     return anchor ? href + "#" + encodeURIComponent(anchor) : href;
@@ -689,11 +690,19 @@
   // Following a result: remember the search; in a single-file book, highlight in place.
   function followed(hit, q) {
     rememberSearch(q);
-    if (single) pendingHighlight = { id: hit.id, terms: hitTerms(hit) };
+    if (single) pendingHighlight = { id: hit.id, hash: hitHref(hit), terms: hitTerms(hit) };
+  }
+
+  function decodedHash(hash) {
+    try {
+      return decodeURIComponent(hash);
+    } catch (e) {
+      return hash;
+    }
   }
 
   function applyPendingHighlight() {
-    if (!pendingHighlight || location.hash !== "#" + pendingHighlight.id) return;
+    if (!pendingHighlight || decodedHash(location.hash) !== decodedHash(pendingHighlight.hash)) return;
     var section = document.getElementById(pendingHighlight.id);
     var article = section && section.querySelector("article.entry");
     if (article && window.kbook.highlightEntry) window.kbook.highlightEntry(article, pendingHighlight.terms);

@@ -126,54 +126,74 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
     assert_eq!(id, trace.1.as_str());
     let marks = c.wait_for("document.querySelectorAll('article.entry mark.kbook-hl').length");
     assert!(marks.as_u64() > Some(0), "no highlighted terms");
-    if origin != Origin::Single {
-        // A result whose passage is in a later section links its heading, and the entry page
-        // opens there (a query the native index answers so, found first).
-        let index = super::versions::native_index(built);
-        let (q, hit) = labelled()
-            .into_iter()
-            .find_map(|(q, _)| {
-                let res = index.search(&q, &Default::default()).ok()?;
-                let hit = res
-                    .hits
-                    .into_iter()
-                    .find(|h| h.matched_error.is_none() && h.snippet.anchor.is_some())?;
-                Some((q, hit))
-            })
-            .expect("no curated query has a hit whose passage is in a later section");
-        let anchor = hit.snippet.anchor.clone().unwrap();
-        c.open(&format!(
+    // A result whose passage is in a later section links its heading, and the entry opens
+    // there (a query the native index answers so, found first).
+    let index = super::versions::native_index(built);
+    let (q, hit) = labelled()
+        .into_iter()
+        .find_map(|(q, _)| {
+            let res = index.search(&q, &Default::default()).ok()?;
+            let hit = res
+                .hits
+                .into_iter()
+                .find(|h| h.matched_error.is_none() && h.snippet.anchor.is_some())?;
+            Some((q, hit))
+        })
+        .expect("no curated query has a hit whose passage is in a later section");
+    let anchor = hit.snippet.anchor.clone().unwrap();
+    // The single file prefixes a page's ids with its section's.
+    let heading = match origin {
+        Origin::Single => format!("{}--{anchor}", hit.id),
+        _ => anchor.clone(),
+    };
+    match origin {
+        Origin::Http => c.open(&format!("{}search.html?q={}", built.http, url_encode(&q))),
+        Origin::File => c.open(&format!(
             "{}?q={}",
-            match origin {
-                Origin::Http => format!("{}search.html", built.http),
-                _ => file_url(&built.unzipped.join("search.html")),
-            },
+            file_url(&built.unzipped.join("search.html")),
             url_encode(&q)
-        ));
-        let href = c.wait_for(&format!(
-            "(() => {{ const a = document.querySelector('#kbook-search-page-results .kbook-result[data-id={id}] a'); return a && a.href; }})()",
-            id = js(&hit.id)
-        ));
-        let href = href.as_str().unwrap();
-        assert!(href.ends_with(&format!("#{anchor}")), "{href} ({q})");
-        c.open(href);
-        let at = c.wait_for(&format!(
-            "(() => {{ const h = document.getElementById({a}); return document.readyState === 'complete' && h && \
-               [h.tagName, Math.round(h.getBoundingClientRect().top), window.scrollY > 0]; }})()",
-            a = js(&anchor)
-        ));
-        assert!(at[0].as_str().unwrap().starts_with('H'), "{at}");
-        assert!(
-            at[1].as_i64().unwrap().abs() < 200,
-            "the heading is not at the top: {at}"
-        );
-        assert_eq!(at[2], true, "{at}");
-        let shown = c.eval(&format!(
-            "document.getElementById({a}).firstChild.textContent.trim()",
-            a = js(&anchor)
-        ));
-        assert_eq!(shown, hit.snippet.section.as_deref().unwrap());
+        )),
+        Origin::Single => {
+            c.open(&format!("{}#kb-search", file_url(&built.single)));
+            c.tab
+                .wait_for_element("#kbook-paste")
+                .unwrap()
+                .click()
+                .unwrap();
+            c.paste(&q);
+        }
     }
+    let result = format!(
+        "#kbook-search-page-results .kbook-result[data-id={id}] a",
+        id = js(&hit.id)
+    );
+    let href = c.follow(&result);
+    assert!(href.ends_with(&format!("#{heading}")), "{href} ({q})");
+    let at = c.wait_for(&format!(
+        "(() => {{ const h = document.getElementById({a}); return document.readyState === 'complete' && h && h.offsetParent !== null && \
+           [h.tagName, Math.round(h.getBoundingClientRect().top), window.scrollY > 0]; }})()",
+        a = js(&heading)
+    ));
+    assert!(at[0].as_str().unwrap().starts_with('H'), "{at}");
+    assert!(
+        at[1].as_i64().unwrap().abs() < 200,
+        "the heading is not at the top: {at}"
+    );
+    assert_eq!(at[2], true, "{at}");
+    let shown = c.eval(&format!(
+        "document.getElementById({a}).firstChild.textContent.trim()",
+        a = js(&heading)
+    ));
+    assert_eq!(shown, hit.snippet.section.as_deref().unwrap());
+    // The entry is highlighted there too.
+    let marks = c.wait_for(&format!(
+        "(() => {{ const h = document.getElementById({a}); const n = h.closest('article.entry').querySelectorAll('mark.kbook-hl').length; return n > 0 && n; }})()",
+        a = js(&heading)
+    ));
+    assert!(
+        marks.as_u64() > Some(0),
+        "no highlighted terms at the heading"
+    );
     c.assert_no_errors(&format!("reader flow ({origin:?})"));
 }
 

@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::output::{OutputFile, SiteWriter};
 use crate::urls;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::Arc;
@@ -138,31 +138,53 @@ pub fn early_clashes(
         crate::search_assets::MANIFEST_JSON_PATH,
         crate::search_assets::MANIFEST_JS_PATH,
     ];
-    let mut planned: BTreeSet<String> = urls::RESERVED_PATHS
+    let mut planned: Vec<String> = urls::RESERVED_PATHS
         .iter()
         .chain(&search_files)
         .map(|p| p.to_string())
         .collect();
     planned.extend(static_names.iter().map(|n| format!("static/{n}")));
     for e in &book.entries {
-        planned.insert(urls::entry_page(&e.fm.connector, &e.id));
-        planned.insert(urls::connector_page(&e.fm.connector));
+        planned.push(urls::entry_page(&e.fm.connector, &e.id));
+        planned.push(urls::connector_page(&e.fm.connector));
         planned.extend(e.fm.aliases.iter().filter_map(|a| urls::alias_page(a)));
     }
-    clashes(
-        root,
-        |p| planned.contains(p),
-        |p| urls::RESERVED_DIRS.contains(&p) || holds_folder(&planned, p),
-    )
+    planned.extend(urls::RESERVED_DIRS.iter().map(|d| format!("{d}/")));
+    let site = SitePaths::new(planned.iter().map(String::as_str));
+    clashes(root, |p| site.file(p), |p| site.folder(p))
 }
 
-/// Whether the sorted `paths` have one inside the folder `p`.
-fn holds_folder<S: std::borrow::Borrow<str> + Ord>(paths: &BTreeSet<S>, p: &str) -> bool {
-    let inside = format!("{p}/");
-    paths
-        .range::<str, _>((Bound::Included(inside.as_str()), Bound::Unbounded))
-        .next()
-        .is_some_and(|w| w.borrow().starts_with(&inside))
+/// The site's paths by their case-folded form: a root file whose name differs from a site
+/// file's only in case would replace it on a case-insensitive disk (Windows, macOS).
+struct SitePaths<'a> {
+    folded: BTreeMap<String, &'a str>,
+}
+
+impl<'a> SitePaths<'a> {
+    fn new(paths: impl Iterator<Item = &'a str>) -> Self {
+        Self {
+            folded: paths.map(|p| (p.to_lowercase(), p)).collect(),
+        }
+    }
+
+    /// The site's file at `p`, in any case.
+    fn file(&self, p: &str) -> Option<String> {
+        let found = self.folded.get(&p.to_lowercase())?;
+        (!found.ends_with('/')).then(|| found.to_string())
+    }
+
+    /// The site's folder at `p` (one of its paths is inside it), in any case.
+    fn folder(&self, p: &str) -> Option<String> {
+        let inside = format!("{}/", p.to_lowercase());
+        let (key, found) = self
+            .folded
+            .range::<str, _>((Bound::Included(inside.as_str()), Bound::Unbounded))
+            .next()?;
+        key.starts_with(&inside).then(|| {
+            let depth = p.split('/').count();
+            found.split('/').take(depth).collect::<Vec<_>>().join("/")
+        })
+    }
 }
 
 /// Adds the root files to the site's `files` (sorted by path), or names each one that would
@@ -173,11 +195,14 @@ pub fn add(
     root: Vec<(String, Vec<u8>)>,
     writer: Option<&SiteWriter>,
 ) -> Result<(), Vec<Diagnostic>> {
-    let listed: BTreeSet<&str> = files.iter().map(|f| f.0.as_str()).collect();
+    let site = SitePaths::new(files.iter().map(|f| f.0.as_str()));
+    let on_disk = |p: &str, folder: bool| {
+        (writer.and_then(|w| w.holds(p)) == Some(folder)).then(|| p.to_string())
+    };
     let diags = clashes(
         &root,
-        |p| listed.contains(p) || writer.and_then(|w| w.holds(p)) == Some(false),
-        |p| holds_folder(&listed, p) || writer.and_then(|w| w.holds(p)) == Some(true),
+        |p| site.file(p).or_else(|| on_disk(p, false)),
+        |p| site.folder(p).or_else(|| on_disk(p, true)),
     );
     if !diags.is_empty() {
         return Err(diags);
@@ -187,33 +212,49 @@ pub fn add(
     Ok(())
 }
 
-/// An error for each root file where the site has a file (`is_file`) or a folder (`is_dir`),
-/// or that needs a folder where the site has a file.
+/// An error for each root file where the site has a file (`site_file`) or a folder
+/// (`site_folder`), or that needs a folder where the site has a file; each gives the site's
+/// own spelling of the path.
 fn clashes(
     root: &[(String, Vec<u8>)],
-    is_file: impl Fn(&str) -> bool,
-    is_dir: impl Fn(&str) -> bool,
+    site_file: impl Fn(&str) -> Option<String>,
+    site_folder: impl Fn(&str) -> Option<String>,
 ) -> Vec<Diagnostic> {
+    let case = |path: &str, site: &str| {
+        if path == site {
+            String::new()
+        } else {
+            " (the names differ only in case: the same file on Windows and macOS disks)".to_string()
+        }
+    };
     let mut diags = Vec::new();
     for (path, _) in root {
-        let clash = if is_file(path) {
-            Some(format!("the site writes `{path}` itself"))
-        } else if is_dir(path) {
+        let clash = if let Some(file) = site_file(path) {
             Some(format!(
-                "the site writes the folder `{path}/`, so this file cannot be there"
+                "the site writes `{file}` itself{}",
+                case(path, &file)
+            ))
+        } else if let Some(folder) = site_folder(path) {
+            Some(format!(
+                "the site writes the folder `{folder}/`, so this file cannot be there{}",
+                case(path, &folder)
             ))
         } else {
             path.match_indices('/')
                 .map(|(i, _)| &path[..i])
-                .find(|folder| is_file(folder))
-                .map(|file| {
-                    format!("the site writes the file `{file}`, which this would need as a folder")
+                .find_map(|folder| site_file(folder).map(|file| (folder, file)))
+                .map(|(folder, file)| {
+                    format!(
+                        "the site writes the file `{file}`, which this would need as a folder{}",
+                        case(folder, &file)
+                    )
                 })
         };
         if let Some(why) = clash {
-            let hint = if path.starts_with("static/") {
+            let lower = path.to_lowercase();
+            let hint = if lower.starts_with("static/") {
                 "a theme file is changed by the book's own static/ (a file of the same name), not root/"
-            } else if path.ends_with(".html") {
+            } else if lower.ends_with(".html") {
                 "a page the site makes is changed through the book's templates/ (Tera), not root/"
             } else {
                 "root/ holds files the site does not make (CNAME, robots.txt, …): rename or remove this one"
@@ -258,6 +299,23 @@ mod tests {
             ("index.html", "writes `index.html` itself"),
             ("kafka", "the folder `kafka/`"),
             ("index.html/x", "the file `index.html`"),
+            // On a case-insensitive disk these are the site's own paths.
+            (
+                "Index.HTML",
+                "writes `index.html` itself (the names differ only in case",
+            ),
+            (
+                "KAFKA/Index.html",
+                "writes `kafka/index.html` itself (the names differ",
+            ),
+            (
+                "Kafka",
+                "the folder `kafka/`, so this file cannot be there (the names",
+            ),
+            (
+                "INDEX.html/x",
+                "the file `index.html`, which this would need as a folder (the",
+            ),
         ] {
             let mut files = site(&["index.html", "kafka/index.html"]);
             let d = add(&mut files, vec![(clash.to_string(), Vec::new())], None).unwrap_err();

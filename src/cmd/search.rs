@@ -4,7 +4,8 @@ use super::{one_line, open_built_site};
 use anyhow::{Context, Result, bail};
 use kbook_search::version::{Version, VersionMatch, parse_product_version};
 use kbook_search::{SearchOptions, SearchResults, Tuning};
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// `kbook search`: search the built book from a terminal.
@@ -28,7 +29,7 @@ pub struct SearchArgs {
     /// Maximum number of results (1 to 200).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=200))]
     pub limit: u8,
-    /// Only entries of this connector: its slug (`kafka`) or its name in book.toml.
+    /// Only entries of this connector: its slug (`kafka`) or its name on the site (book.toml's).
     #[arg(long)]
     pub connector: Option<String>,
     /// Only entries of this kind: `error`, `howto`, … or its name in the book's language.
@@ -176,13 +177,23 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         None => None,
     };
     let (index, site) = open_built_site(&args.book, args.site.as_deref())?;
-    // The book's names for connectors and kinds, read only for a filter.
-    let names = (args.connector.is_some() || args.kind.is_some())
+    // The names of connectors and kinds, read only for a filter: the site's own, else the
+    // book's.
+    let filtered = args.connector.is_some() || args.kind.is_some();
+    let shown = if filtered {
+        site_names(&site)
+    } else {
+        BTreeMap::new()
+    };
+    let names = filtered
         .then(|| kbook::config::Config::load(&args.book).ok())
         .flatten();
     let connector = match &args.connector {
         Some(c) => Some(known_value("connector", c, &index.connectors(), |slug| {
-            names.as_ref().map(|n| n.connector_name(slug))
+            shown
+                .get(&format!("connector_{slug}"))
+                .cloned()
+                .or_else(|| names.as_ref().map(|n| n.connector_name(slug)))
         })?),
         None => None,
     };
@@ -193,7 +204,10 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         .map(kbook::config::Config::strings);
     let kind = match &args.kind {
         Some(k) => Some(known_value("kind", k, &index.kinds(), |kind| {
-            strings.as_ref().map(|s| s.kind(kind))
+            shown
+                .get(&format!("kind_{kind}"))
+                .cloned()
+                .or_else(|| strings.as_ref().map(|s| s.kind(kind)))
         })?),
         None => None,
     };
@@ -233,6 +247,24 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         print_results(&results, args, opts.version.as_ref(), &site)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The names a built site shows for its connectors and kinds (`connector_<slug>`,
+/// `kind_<kind>` in the `kbook-strings` its search page carries), so a filter can name them
+/// with `--site` alone; empty for a site without that page.
+fn site_names(site: &Path) -> BTreeMap<String, String> {
+    let Ok(html) = std::fs::read_to_string(site.join("search.html")) else {
+        return BTreeMap::new();
+    };
+    let Ok(meta) = scraper::Selector::parse(r#"meta[name="kbook-strings"]"#) else {
+        return BTreeMap::new();
+    };
+    scraper::Html::parse_document(&html)
+        .select(&meta)
+        .next()
+        .and_then(|m| m.value().attr("content"))
+        .and_then(|c| serde_json::from_str(c).ok())
+        .unwrap_or_default()
 }
 
 /// The value of a `--connector` or `--kind` filter (`what`) as the index has it: one of

@@ -290,6 +290,30 @@ fn search_filters_take_slugs_or_names_and_refuse_others() {
         ids(&search(&["--connector", "message queue for KAFKA"])),
         by_slug
     );
+    // With the site alone (no book.toml where it runs), the names are the site's own.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let site_only = |extra: &[&str]| {
+        kbook()
+            .current_dir(elsewhere.path())
+            .arg("search")
+            .arg("--site")
+            .arg(&c.out)
+            .arg("--json")
+            .args(extra)
+            .arg("offsets checkpoint ssl")
+            .output()
+            .unwrap()
+    };
+    assert_eq!(
+        ids(&site_only(&["--connector", "message queue for KAFKA"])),
+        by_slug
+    );
+    let bad = site_only(&["--connector", "kafak"]);
+    assert!(
+        stderr(&bad).contains("known: kafka (Message Queue for Kafka), mysql (MySQL)"),
+        "{}",
+        stderr(&bad)
+    );
     let bad = search(&["--connector", "kafak"]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(

@@ -152,7 +152,8 @@ pub fn load_cached(config: &Config, cache: &mut LoadCache) -> (Book, Vec<Diagnos
     (book, diags)
 }
 
-/// Lists the `.md` files under `src`, sorted; symlinks are refused.
+/// Lists the `.md` files under `src`, sorted; symlinks inside it are refused (`src` itself
+/// may be one, to a folder several books or a repository's docs share).
 fn discover(src: &Path, root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
     if !src.is_dir() {
         // Without a book.toml this is most likely not the book's folder at all.
@@ -193,7 +194,7 @@ fn discover(src: &Path, root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf
         .filter_entry(|e| !skipped(e))
     {
         match item {
-            Ok(e) if e.path_is_symlink() => diags.push(
+            Ok(e) if e.path_is_symlink() && e.depth() > 0 => diags.push(
                 Diagnostic::error(display_path(e.path(), root), 1, 1, "symbolic links are not followed in the content directory")
                     .with_hint("replace the link with the file itself, or move the target into the content directory"),
             ),

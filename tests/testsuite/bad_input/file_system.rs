@@ -40,6 +40,27 @@ fn symlinks_leaving_the_book_are_refused() {
     );
 }
 
+/// The content directory itself may be a link (to docs a repository or several books share),
+/// as `root/` may; links inside it are still refused (above).
+#[test]
+fn content_directory_may_be_a_link() {
+    let c = Case::with(&[]);
+    let shared = c.dir.path().join("shared-docs");
+    std::fs::rename(c.book.join("content"), &shared).unwrap();
+    std::os::unix::fs::symlink(&shared, c.book.join("content")).unwrap();
+    let again = shared.join("kafka/again.md");
+    std::os::unix::fs::symlink(shared.join("kafka/fine.md"), &again).unwrap();
+    let err = assert_fails_with(
+        &c,
+        &["content/kafka/again.md:1:1: error: symbolic links are not followed"],
+    );
+    assert!(!err.contains("content:1:1"), "{err}");
+    std::fs::remove_file(&again).unwrap();
+    let (o, _) = c.build(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(c.out.join("kafka/fine.html").is_file());
+}
+
 #[test]
 fn fifo_named_like_an_entry_is_refused_not_read() {
     let c = Case::with(&[]);

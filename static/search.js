@@ -687,12 +687,18 @@
 
   var pendingHighlight = null;
 
-  // Following a result: remember the search; in a single-file book, highlight in place.
-  function followed(hit, q) {
+  // Following a result (`e`: the click or key): remember the search; in a single-file book,
+  // highlight in place once the result is shown.
+  function followed(hit, q, e) {
     rememberSearch(q);
-    if (single) pendingHighlight = { id: hit.id, hash: hitHref(hit), terms: hitTerms(hit) };
+    // A click that opens another tab or window leaves this page as it is.
+    if (!single || (e && (e.ctrlKey || e.metaKey || e.shiftKey || e.button === 1))) return;
+    pendingHighlight = { id: hit.id, hash: hitHref(hit), terms: hitTerms(hit) };
+    // The place already shown: no hashchange will come.
+    if (decodedHash(location.hash) === decodedHash(pendingHighlight.hash)) setTimeout(applyPendingHighlight, 0);
   }
 
+  // A malformed `%` sequence in a hand-typed address is compared as it is.
   function decodedHash(hash) {
     try {
       return decodeURIComponent(hash);
@@ -702,7 +708,12 @@
   }
 
   function applyPendingHighlight() {
-    if (!pendingHighlight || decodedHash(location.hash) !== decodedHash(pendingHighlight.hash)) return;
+    if (!pendingHighlight) return;
+    // The reader went elsewhere: the words belong to no later visit.
+    if (decodedHash(location.hash) !== decodedHash(pendingHighlight.hash)) {
+      pendingHighlight = null;
+      return;
+    }
     var section = document.getElementById(pendingHighlight.id);
     var article = section && section.querySelector("article.entry");
     if (article && window.kbook.highlightEntry) window.kbook.highlightEntry(article, pendingHighlight.terms);
@@ -830,7 +841,7 @@
     }
     var i = this.items.indexOf(a);
     if (i >= 0 && this.hits && this.hits[i]) {
-      followed(this.hits[i], this.query());
+      followed(this.hits[i], this.query(), e);
       if (single) this.close();
     } else if (a.classList.contains("kbook-search-all")) {
       rememberSearch(this.query());
@@ -1142,7 +1153,7 @@
     results.addEventListener("click", function (e) {
       var a = e.target && e.target.closest ? e.target.closest("a.kbook-hit") : null;
       var i = a ? self.links.indexOf(a) : -1;
-      if (i >= 0) followed(self.hits[i], self.area.value);
+      if (i >= 0) followed(self.hits[i], self.area.value, e);
     });
     this.links = [];
     this.hits = [];

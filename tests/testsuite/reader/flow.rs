@@ -194,6 +194,34 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
         marks.as_u64() > Some(0),
         "no highlighted terms at the heading"
     );
+    if origin == Origin::Single {
+        // The same result followed again from the header's box, its place already shown: no
+        // hashchange comes, and the words are highlighted all the same.
+        let marks_here = format!(
+            "document.getElementById({a}).closest('article.entry').querySelectorAll('mark.kbook-hl').length",
+            a = js(&heading)
+        );
+        c.eval(&format!(
+            "(() => {{ document.getElementById({a}).closest('article.entry').querySelector('.kbook-hl-clear').click(); return true; }})()",
+            a = js(&heading)
+        ));
+        assert_eq!(c.eval(&marks_here), 0);
+        c.tab.find_element("#kbook-q").unwrap().click().unwrap();
+        c.paste(&q);
+        let box_hit = format!(
+            ".kbook-search-results .kbook-hit[data-id={id}]",
+            id = js(&hit.id)
+        );
+        c.wait_for(&format!("document.querySelector({s})", s = js(&box_hit)));
+        c.tab.find_element(&box_hit).unwrap().click().unwrap();
+        let marks = c.wait_for(&format!(
+            "(() => {{ const n = {marks_here}; return n > 0 && n; }})()"
+        ));
+        assert!(
+            marks.as_u64() > Some(0),
+            "no highlight for the place already shown"
+        );
+    }
     c.assert_no_errors(&format!("reader flow ({origin:?})"));
 }
 

@@ -135,7 +135,12 @@ pub fn render_site(
     diags.append(&mut root_diags);
     progress.stage("rendering markdown");
     let static_names: HashSet<String> = statics.iter().flatten().map(|(p, _)| p.clone()).collect();
-    diags.extend(root_files::early_clashes(&root, &book, &static_names));
+    diags.extend(root_files::early_clashes(
+        &root,
+        &book,
+        &static_names,
+        config.output.html.site_url.is_some(),
+    ));
     let (bodies, mut link_diags) = render_bodies(&book, config, cache, static_names);
     diags.append(&mut link_diags);
     // Rendered, the Markdown is read no more: a one-shot build frees it (a large book's text

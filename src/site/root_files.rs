@@ -132,14 +132,18 @@ pub fn early_clashes(
     root: &[(String, Vec<u8>)],
     book: &crate::content::Book,
     static_names: &std::collections::HashSet<String>,
+    site_url: bool,
 ) -> Vec<Diagnostic> {
     let search_files = [
         crate::search_assets::SEARCH_JS_PATH,
         crate::search_assets::MANIFEST_JSON_PATH,
         crate::search_assets::MANIFEST_JS_PATH,
     ];
+    // Without `site-url` the site writes no sitemap or OpenSearch file: a book's own may be
+    // in root/.
     let mut planned: Vec<String> = urls::RESERVED_PATHS
         .iter()
+        .filter(|p| site_url || ![urls::SITEMAP, urls::OPENSEARCH].contains(p))
         .chain(&search_files)
         .map(|p| p.to_string())
         .collect();

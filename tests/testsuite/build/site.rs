@@ -419,4 +419,24 @@ fn root_folder_files_land_at_the_site_root() {
         "{}",
         stderr(&o)
     );
+    // The sitemap is the site's own with `site-url`, and the book's own without it.
+    std::fs::remove_file(c.book.join("content/kafka/wrong-kind.md")).unwrap();
+    std::fs::remove_file(root.join("index.html")).unwrap();
+    std::fs::write(root.join("sitemap.xml"), "<urlset/>").unwrap();
+    let err = stderr(&build(&c.book, &c.out, &[]));
+    assert!(
+        err.contains("root/sitemap.xml:1:1: error: the site writes `sitemap.xml` itself"),
+        "{err}"
+    );
+    let toml = read(&c.book, "book.toml");
+    let without: String = toml
+        .lines()
+        .filter(|l| !l.starts_with("site-url"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(without, toml);
+    std::fs::write(c.book.join("book.toml"), without).unwrap();
+    let o = build(&c.book, &c.out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(read(&c.out, "sitemap.xml"), "<urlset/>");
 }

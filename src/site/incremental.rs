@@ -107,6 +107,13 @@ impl IncrementalSite {
                 .map_err(io_err)?
                 .bytes;
         } else {
+            // Files gone are removed first: on a case-insensitive disk a renamed `Index.txt`
+            // is the same file as the new `INDEX.txt`, which removing it after would delete.
+            let now: std::collections::HashSet<&str> =
+                rendered.files.iter().map(|f| f.0.as_str()).collect();
+            for old in self.written.keys().filter(|k| !now.contains(k.as_str())) {
+                let _ = std::fs::remove_file(self.dest.join(old));
+            }
             let changed: Vec<&OutputFile> = rendered
                 .files
                 .iter()
@@ -128,11 +135,6 @@ impl IncrementalSite {
                 .collect();
             for r in results {
                 bytes += r.map_err(io_err)?;
-            }
-            let now: std::collections::HashSet<&str> =
-                rendered.files.iter().map(|f| f.0.as_str()).collect();
-            for old in self.written.keys().filter(|k| !now.contains(k.as_str())) {
-                let _ = std::fs::remove_file(self.dest.join(old));
             }
         }
         self.written = rendered

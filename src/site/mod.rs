@@ -139,7 +139,7 @@ pub fn render_site(
         &root,
         &book,
         &static_names,
-        config.output.html.site_url.is_some(),
+        config,
     ));
     let (bodies, mut link_diags) = render_bodies(&book, config, cache, static_names);
     diags.append(&mut link_diags);

@@ -108,6 +108,21 @@ pub fn read(config: &Config) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
             }
         }
     }
+    // Copied both, they are one file once the site reaches a case-insensitive disk.
+    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+    for (p, _) in &files {
+        if let Some(first) = seen.insert(folded(p), p) {
+            diags.push(
+                Diagnostic::warning(
+                    format!("{ROOT_DIR}/{p}"),
+                    1,
+                    1,
+                    format!("`{ROOT_DIR}/{first}` differs from this file only in case: on Windows and macOS disks one replaces the other"),
+                )
+                .with_hint("rename one of them"),
+            );
+        }
+    }
     (files, diags)
 }
 
@@ -132,8 +147,9 @@ pub fn early_clashes(
     root: &[(String, Vec<u8>)],
     book: &crate::content::Book,
     static_names: &std::collections::HashSet<String>,
-    site_url: bool,
+    config: &Config,
 ) -> Vec<Diagnostic> {
+    let site_url = config.output.html.site_url.is_some();
     let search_files = [
         crate::search_assets::SEARCH_JS_PATH,
         crate::search_assets::MANIFEST_JSON_PATH,
@@ -148,46 +164,88 @@ pub fn early_clashes(
         .map(|p| p.to_string())
         .collect();
     planned.extend(static_names.iter().map(|n| format!("static/{n}")));
+    // An alias's page is changed in its entry, not in root/ or the templates: say which.
+    let mut aliases = std::collections::HashMap::new();
     for e in &book.entries {
         planned.push(urls::entry_page(&e.fm.connector, &e.id));
         planned.push(urls::connector_page(&e.fm.connector));
-        planned.extend(e.fm.aliases.iter().filter_map(|a| urls::alias_page(a)));
+        for a in &e.fm.aliases {
+            if let Some(page) = urls::alias_page(a) {
+                let entry = crate::content::display_path(&e.path, &config.root);
+                aliases.insert(
+                    page.clone(),
+                    format!("the alias `{a}` of {}", entry.display()),
+                );
+                planned.push(page);
+            }
+        }
     }
     planned.extend(urls::RESERVED_DIRS.iter().map(|d| format!("{d}/")));
     let site = SitePaths::new(planned.iter().map(String::as_str));
-    clashes(root, |p| site.file(p), |p| site.folder(p))
+    let alias = |p: String, inside: &str| (p, aliases.get(inside).cloned());
+    clashes(
+        root,
+        |p| site.file(p).map(|f| alias(f.clone(), &f)),
+        |p| site.folder(p).map(|(f, inside)| alias(f, inside)),
+    )
+}
+
+/// `path` as a case-insensitive disk compares names: composed (macOS stores `é` as `e` and
+/// an accent) and case-folded one character at a time (`ſ`, `ς` and `S`, `Σ` alike), as
+/// NTFS's and APFS's tables do, not as a sentence's lowercase.
+fn folded(path: &str) -> String {
+    // A character whose case maps to several (`ß` → `SS`) stays itself, as in those tables.
+    fn single(mut mapped: impl Iterator<Item = char>, c: char) -> char {
+        match (mapped.next(), mapped.next()) {
+            (Some(x), None) => x,
+            _ => c,
+        }
+    }
+    icu_normalizer::ComposingNormalizerBorrowed::new_nfc()
+        .normalize(path)
+        .chars()
+        .map(|c| {
+            let upper = single(c.to_uppercase(), c);
+            single(upper.to_lowercase(), upper)
+        })
+        .collect()
 }
 
 /// The site's paths by their case-folded form: a root file whose name differs from a site
 /// file's only in case would replace it on a case-insensitive disk (Windows, macOS).
 struct SitePaths<'a> {
-    folded: BTreeMap<String, &'a str>,
+    folded: BTreeMap<String, Vec<&'a str>>,
 }
 
 impl<'a> SitePaths<'a> {
     fn new(paths: impl Iterator<Item = &'a str>) -> Self {
-        Self {
-            folded: paths.map(|p| (p.to_lowercase(), p)).collect(),
+        let mut folded: BTreeMap<String, Vec<&'a str>> = BTreeMap::new();
+        for p in paths {
+            folded.entry(self::folded(p)).or_default().push(p);
         }
+        Self { folded }
     }
 
-    /// The site's file at `p`, in any case.
+    /// The site's file at `p`, in any case (its own spelling when the site has it).
     fn file(&self, p: &str) -> Option<String> {
-        let found = self.folded.get(&p.to_lowercase())?;
+        let found = self.folded.get(&folded(p))?;
+        let found = found.iter().find(|f| **f == p).or_else(|| found.first())?;
         (!found.ends_with('/')).then(|| found.to_string())
     }
 
-    /// The site's folder at `p` (one of its paths is inside it), in any case.
-    fn folder(&self, p: &str) -> Option<String> {
-        let inside = format!("{}/", p.to_lowercase());
+    /// The site's folder at `p` (one of its paths is inside it), in any case, and that path.
+    fn folder(&self, p: &str) -> Option<(String, &'a str)> {
+        let inside = format!("{}/", folded(p));
         let (key, found) = self
             .folded
             .range::<str, _>((Bound::Included(inside.as_str()), Bound::Unbounded))
             .next()?;
-        key.starts_with(&inside).then(|| {
-            let depth = p.split('/').count();
-            found.split('/').take(depth).collect::<Vec<_>>().join("/")
-        })
+        let found = found.first().filter(|_| key.starts_with(&inside))?;
+        let depth = p.split('/').count();
+        Some((
+            found.split('/').take(depth).collect::<Vec<_>>().join("/"),
+            found,
+        ))
     }
 }
 
@@ -203,10 +261,21 @@ pub fn add(
     let on_disk = |p: &str, folder: bool| {
         (writer.and_then(|w| w.holds(p)) == Some(folder)).then(|| p.to_string())
     };
+    // Files streamed to disk already (the search index's) are named by hashes no root file
+    // has in any case: found in exact case only.
     let diags = clashes(
         &root,
-        |p| site.file(p).or_else(|| on_disk(p, false)),
-        |p| site.folder(p).or_else(|| on_disk(p, true)),
+        |p| {
+            site.file(p)
+                .or_else(|| on_disk(p, false))
+                .map(|f| (f, None))
+        },
+        |p| {
+            site.folder(p)
+                .map(|(f, _)| f)
+                .or_else(|| on_disk(p, true))
+                .map(|f| (f, None))
+        },
     );
     if !diags.is_empty() {
         return Err(diags);
@@ -218,45 +287,64 @@ pub fn add(
 
 /// An error for each root file where the site has a file (`site_file`) or a folder
 /// (`site_folder`), or that needs a folder where the site has a file; each gives the site's
-/// own spelling of the path.
+/// own spelling of the path and, for an alias's page, which entry's alias it is.
 fn clashes(
     root: &[(String, Vec<u8>)],
-    site_file: impl Fn(&str) -> Option<String>,
-    site_folder: impl Fn(&str) -> Option<String>,
+    site_file: impl Fn(&str) -> Option<(String, Option<String>)>,
+    site_folder: impl Fn(&str) -> Option<(String, Option<String>)>,
 ) -> Vec<Diagnostic> {
     let case = |path: &str, site: &str| {
         if path == site {
             String::new()
         } else {
-            " (the names differ only in case: the same file on Windows and macOS disks)".to_string()
+            " (the names differ only in case: one name on Windows and macOS disks)".to_string()
         }
+    };
+    let of = |alias: &Option<String>| {
+        alias
+            .as_ref()
+            .map_or_else(String::new, |a| format!(", for {a}"))
     };
     let mut diags = Vec::new();
     for (path, _) in root {
-        let clash = if let Some(file) = site_file(path) {
-            Some(format!(
-                "the site writes `{file}` itself{}",
-                case(path, &file)
+        let clash = if let Some((file, alias)) = site_file(path) {
+            Some((
+                format!(
+                    "the site writes `{file}` itself{}{}",
+                    case(path, &file),
+                    of(&alias)
+                ),
+                alias,
             ))
-        } else if let Some(folder) = site_folder(path) {
-            Some(format!(
-                "the site writes the folder `{folder}/`, so this file cannot be there{}",
-                case(path, &folder)
+        } else if let Some((folder, alias)) = site_folder(path) {
+            Some((
+                format!(
+                    "the site writes the folder `{folder}/`, so this file cannot be there{}{}",
+                    case(path, &folder),
+                    of(&alias)
+                ),
+                alias,
             ))
         } else {
             path.match_indices('/')
                 .map(|(i, _)| &path[..i])
                 .find_map(|folder| site_file(folder).map(|file| (folder, file)))
-                .map(|(folder, file)| {
-                    format!(
-                        "the site writes the file `{file}`, which this would need as a folder{}",
-                        case(folder, &file)
+                .map(|(folder, (file, alias))| {
+                    (
+                        format!(
+                            "the site writes the file `{file}`, which this would need as a folder{}{}",
+                            case(folder, &file),
+                            of(&alias)
+                        ),
+                        alias,
                     )
                 })
         };
-        if let Some(why) = clash {
+        if let Some((why, alias)) = clash {
             let lower = path.to_lowercase();
-            let hint = if lower.starts_with("static/") {
+            let hint = if alias.is_some() {
+                "change that alias in its entry, or rename this file"
+            } else if lower.starts_with("static/") {
                 "a theme file is changed by the book's own static/ (a file of the same name), not root/"
             } else if lower.ends_with(".html") {
                 "a page the site makes is changed through the book's templates/ (Tera), not root/"
@@ -330,6 +418,36 @@ mod tests {
     }
 
     #[test]
+    fn names_are_compared_as_case_insensitive_disks_compare_them() {
+        let clash = |site_paths: &[&str], root: &str| {
+            let mut files = site(site_paths);
+            add(&mut files, vec![(root.to_string(), Vec::new())], None)
+                .err()
+                .map(|d| d[0].message.clone())
+        };
+        // Decomposed on a macOS disk, composed in the site's alias.
+        let e = clash(&["caf\u{e9}/index.html"], "cafe\u{301}/index.html").unwrap_or_default();
+        assert!(e.contains("writes `caf\u{e9}/index.html` itself"), "{e}");
+        // One character at a time, not as a sentence's lowercase.
+        for (site_path, root) in [
+            ("search.html", "\u{17f}earch.html"),
+            (
+                "\u{39f}\u{394}\u{39f}\u{3a3}.html",
+                "\u{3bf}\u{3b4}\u{3bf}\u{3c2}.html",
+            ),
+        ] {
+            assert!(clash(&[site_path], root).is_some(), "{root}");
+        }
+        assert_eq!(clash(&["strasse.html"], "stra\u{df}e.html"), None);
+        // The site's own spelling is named when it has it, without a case note.
+        let e = clash(&["Old/FAQ.html", "old/faq.html"], "old/faq.html").unwrap_or_default();
+        assert!(
+            e.contains("writes `old/faq.html` itself") && !e.contains("case"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn hidden_files_are_kept_and_editor_files_skipped() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join(ROOT_DIR);
@@ -352,6 +470,17 @@ mod tests {
         assert!(diags.is_empty(), "{diags:?}");
         let paths: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
         assert_eq!(paths, [".nojekyll", ".well-known/security.txt", "CNAME"]);
+        // Two names one file on a case-insensitive disk: both copied, with a warning.
+        std::fs::write(root.join("cname"), "x").unwrap();
+        let (files, diags) = read(&config);
+        assert_eq!((files.len(), diags.len()), (4, 1), "{diags:?}");
+        assert!(
+            diags[0]
+                .message
+                .contains("`root/CNAME` differs from this file only in case"),
+            "{diags:?}"
+        );
+        std::fs::remove_file(root.join("cname")).unwrap();
         #[cfg(unix)]
         {
             std::os::unix::fs::symlink(root.join("CNAME"), root.join("robots.txt")).unwrap();

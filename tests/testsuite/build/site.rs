@@ -419,6 +419,16 @@ fn root_folder_files_land_at_the_site_root() {
         "{}",
         stderr(&o)
     );
+    // A page an entry's alias makes is named with that entry, whatever the case.
+    std::fs::create_dir_all(root.join("OLD")).unwrap();
+    std::fs::write(root.join("OLD/Offsets.html"), "mine").unwrap();
+    let err = stderr(&build(&c.book, &c.out, &[]));
+    assert!(
+        err.contains("root/OLD/Offsets.html:1:1: error: the site writes `old/offsets.html` itself (the names differ only in case: one name on Windows and macOS disks), for the alias `old/offsets.html` of content/kafka/kafka-offset-commit.md"),
+        "{err}"
+    );
+    assert!(err.contains("change that alias in its entry"), "{err}");
+    std::fs::remove_dir_all(root.join("OLD")).unwrap();
     // The sitemap is the site's own with `site-url`, and the book's own without it.
     std::fs::remove_file(c.book.join("content/kafka/wrong-kind.md")).unwrap();
     std::fs::remove_file(root.join("index.html")).unwrap();

@@ -19,7 +19,8 @@ pub struct EvalArgs {
     #[arg(long)]
     pub queries: PathBuf,
     /// Print JSON (`{"queries", "n", "top1", "mrr10", "recall5", "unanswered", "abstain",
-    /// "confident_precision", "confident_rate", "by_style", "by_lang", "misses"}`).
+    /// "confident_precision", "confident_rate", "by_style", "by_lang", "misses"}`; a measure
+    /// with no query to measure is null).
     #[arg(long)]
     pub json: bool,
     /// The book's root directory (with book.toml).
@@ -230,6 +231,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
 }
 
 fn print_table(report: &EvalReport) -> std::io::Result<()> {
+    // A measure without queries to measure is shown as `-` (null in the JSON).
     let pct = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"));
     outln!(
         "{:<14} {:>5} {:>7} {:>7} {:>9} {:>6} {:>8} {:>10} {:>10}",
@@ -244,14 +246,13 @@ fn print_table(report: &EvalReport) -> std::io::Result<()> {
         "conf-rate"
     )?;
     let row = |name: &str, m: &Metrics| {
-        let rank = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"));
         outln!(
             "{:<14} {:>5} {:>7} {:>7} {:>9} {:>6} {:>8} {:>10} {:>10}",
             name,
             m.n,
-            rank(m.top1),
-            rank(m.mrr10),
-            rank(m.recall5),
+            pct(m.top1),
+            pct(m.mrr10),
+            pct(m.recall5),
             m.unanswered,
             pct(m.abstain),
             pct(m.confident_precision),

@@ -105,7 +105,7 @@ fn json_of(cmd: &mut Command) -> serde_json::Value {
 fn floor(report: &serde_json::Value, key: &str, min: f64) {
     let got = report[key]
         .as_f64()
-        .unwrap_or_else(|| panic!("no `{key}` in the report"));
+        .unwrap_or_else(|| panic!("`{key}` is null or missing in the report: {report}"));
     let misses = serde_json::to_string_pretty(&report["misses"]).unwrap_or_default();
     assert!(
         got >= min,

@@ -32,6 +32,19 @@ pub enum BundleError {
     /// The site lacks something the single file needs (a custom template removed it?).
     #[error("the built site has no {0}: cannot make a single file")]
     Missing(String),
+    /// Two pages would hold one id in the single file, where a page's ids are prefixed with
+    /// its section's (`<entry>--<heading>`), so a link would open the wrong one.
+    #[error(
+        "{first} and {second} would both hold the id `{id}` in the single file: rename the entry whose id makes it (an entry id with `--` in it, or one starting with `kb-`)"
+    )]
+    IdClash {
+        /// The id.
+        id: String,
+        /// The site page that holds it first.
+        first: String,
+        /// The other one.
+        second: String,
+    },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> BundleError + '_ {
@@ -423,13 +436,36 @@ pub fn single_file(files: &[OutputFile], opts: &SingleFileOptions) -> Result<Vec
     let search_js = text("search/search.js")?.replace("</script", "<\\/script");
 
     let mut body = String::new();
+    // Every id the single file holds, and the page it comes from: the header's and the
+    // sidebar's (index.html) first.
+    let mut held: HashMap<String, String> = HashMap::new();
+    let ids =
+        regex::Regex::new(r#"\sid="([^"]*)""#).map_err(|e| BundleError::Missing(e.to_string()))?;
+    let hold = |html: &str, page: &str, held: &mut HashMap<String, String>| {
+        for id in ids.captures_iter(html).filter_map(|c| c.get(1)) {
+            if let Some(first) = held.insert(id.as_str().to_string(), page.to_string())
+                && first != page
+            {
+                return Err(BundleError::IdClash {
+                    id: id.as_str().to_string(),
+                    first,
+                    second: page.to_string(),
+                });
+            }
+        }
+        Ok(())
+    };
+    hold(&header, "index.html", &mut held)?;
+    hold(&sidebar, "index.html", &mut held)?;
     for ((_, path), (id, main)) in &pages {
         let prefix = (id != "kb-search").then_some(id.as_str());
-        body.push_str(&format!(
+        let section = format!(
             "<section id=\"{}\" class=\"kb-page\">\n{}\n</section>\n",
             escape(id),
             rewriter.page(path, main, prefix)
-        ));
+        );
+        hold(&section, path, &mut held)?;
+        body.push_str(&section);
     }
 
     let csp = if opts.content_security_policy {

@@ -450,3 +450,35 @@ fn root_folder_files_land_at_the_site_root() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(read(&c.out, "sitemap.xml"), "<urlset/>");
 }
+
+/// In the single file a page's ids are prefixed with its entry's (`<entry>--<heading>`): an
+/// entry whose id is another's heading id so prefixed would take its links, and is refused.
+#[test]
+fn single_file_refuses_an_entry_id_that_is_another_entrys_heading() {
+    let c = case("good");
+    let single = c.out.with_file_name("kb.html");
+    let o = build(
+        &c.book,
+        &c.out,
+        &["--single-file", single.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::write(
+        c.book.join("content/mysql/kafka-offset-commit--answer.md"),
+        "---\ntitle: \"Clash\"\nconnector: mysql\nkind: concept\n---\nText.\n",
+    )
+    .unwrap();
+    let o = build(
+        &c.book,
+        &c.out,
+        &["--single-file", single.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "kafka/kafka-offset-commit.html and mysql/kafka-offset-commit--answer.html would both hold the id `kafka-offset-commit--answer` in the single file"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}

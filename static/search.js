@@ -707,17 +707,26 @@
     }
   }
 
+  // The entry the last followed result highlighted, in a single-file book.
+  var marked = null;
+
   function applyPendingHighlight() {
-    if (!pendingHighlight) return;
-    // The reader went elsewhere: the words belong to no later visit.
-    if (decodedHash(location.hash) !== decodedHash(pendingHighlight.hash)) {
-      pendingHighlight = null;
-      return;
-    }
-    var section = document.getElementById(pendingHighlight.id);
-    var article = section && section.querySelector("article.entry");
-    if (article && window.kbook.highlightEntry) window.kbook.highlightEntry(article, pendingHighlight.terms);
+    var pending = pendingHighlight;
     pendingHighlight = null;
+    var hl = window.kbook.highlightEntry;
+    if (!hl) return;
+    // The words belong to the visit a search led to: an entry left keeps none for later.
+    var target = document.getElementById(decodedHash(location.hash).slice(1));
+    var shown = target && target.closest(".kb-page");
+    if (marked && !(shown && shown.contains(marked))) {
+      hl(marked, []);
+      marked = null;
+    }
+    // The reader went elsewhere than the result: its words belong to no later visit.
+    if (!pending || decodedHash(location.hash) !== decodedHash(pending.hash)) return;
+    var section = document.getElementById(pending.id);
+    var article = section && section.querySelector("article.entry");
+    if (article && hl(article, pending.terms)) marked = article;
   }
 
   // Tips for the empty and weak-match states.

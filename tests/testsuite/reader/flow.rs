@@ -221,6 +221,18 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
             marks.as_u64() > Some(0),
             "no highlight for the place already shown"
         );
+        // Left and visited again without a search, the entry shows no old words.
+        c.eval("(() => { location.hash = '#kb-home'; return true; })()");
+        c.wait_for("document.getElementById('kb-home').offsetParent !== null");
+        c.eval(&format!(
+            "(() => {{ location.hash = '#' + encodeURIComponent({a}); return true; }})()",
+            a = js(&heading)
+        ));
+        c.wait_for(&format!(
+            "document.getElementById({a}).offsetParent !== null",
+            a = js(&heading)
+        ));
+        assert_eq!(c.eval(&marks_here), 0, "old words on a later visit");
     }
     c.assert_no_errors(&format!("reader flow ({origin:?})"));
 }

@@ -261,11 +261,13 @@ fn search_filters_take_slugs_or_names_and_refuse_others() {
     let c = case("good");
     let o = build(&c.book, &c.out, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let search = |extra: &[&str]| {
+    // Run in a folder without book.toml: `--book`, when given, is where the book is.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let run = |book: &[&std::ffi::OsStr], extra: &[&str]| {
         kbook()
+            .current_dir(elsewhere.path())
             .arg("search")
-            .arg("--book")
-            .arg(&c.book)
+            .args(book)
             .arg("--site")
             .arg(&c.out)
             .arg("--json")
@@ -274,6 +276,7 @@ fn search_filters_take_slugs_or_names_and_refuse_others() {
             .output()
             .unwrap()
     };
+    let search = |extra: &[&str]| run(&["--book".as_ref(), c.book.as_os_str()], extra);
     let ids = |o: &std::process::Output| -> Vec<String> {
         assert!(o.status.success(), "{}", stderr(o));
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -290,20 +293,8 @@ fn search_filters_take_slugs_or_names_and_refuse_others() {
         ids(&search(&["--connector", "message queue for KAFKA"])),
         by_slug
     );
-    // With the site alone (no book.toml where it runs), the names are the site's own.
-    let elsewhere = tempfile::tempdir().unwrap();
-    let site_only = |extra: &[&str]| {
-        kbook()
-            .current_dir(elsewhere.path())
-            .arg("search")
-            .arg("--site")
-            .arg(&c.out)
-            .arg("--json")
-            .args(extra)
-            .arg("offsets checkpoint ssl")
-            .output()
-            .unwrap()
-    };
+    // With the site alone, the names are the site's own.
+    let site_only = |extra: &[&str]| run(&[], extra);
     assert_eq!(
         ids(&site_only(&["--connector", "message queue for KAFKA"])),
         by_slug

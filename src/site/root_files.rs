@@ -149,6 +149,9 @@ pub fn early_clashes(
     static_names: &std::collections::HashSet<String>,
     config: &Config,
 ) -> Vec<Diagnostic> {
+    if root.is_empty() {
+        return Vec::new();
+    }
     let site_url = config.output.html.site_url.is_some();
     let search_files = [
         crate::search_assets::SEARCH_JS_PATH,
@@ -257,6 +260,10 @@ pub fn add(
     root: Vec<(String, Vec<u8>)>,
     writer: Option<&SiteWriter>,
 ) -> Result<(), Vec<Diagnostic>> {
+    // Most books have no root/: folding every page's path would be work for nothing.
+    if root.is_empty() {
+        return Ok(());
+    }
     let site = SitePaths::new(files.iter().map(|f| f.0.as_str()));
     let on_disk = |p: &str, folder: bool| {
         (writer.and_then(|w| w.holds(p)) == Some(folder)).then(|| p.to_string())

@@ -32,19 +32,11 @@ pub enum BundleError {
     /// The site lacks something the single file needs (a custom template removed it?).
     #[error("the built site has no {0}: cannot make a single file")]
     Missing(String),
-    /// Two pages would hold one id in the single file, where a page's ids are prefixed with
-    /// its section's (`<entry>--<heading>`), so a link would open the wrong one.
-    #[error(
-        "{first} and {second} would both hold the id `{id}` in the single file: rename the entry whose id makes it (an entry id with `--` in it, or one starting with `kb-`)"
-    )]
-    IdClash {
-        /// The id.
-        id: String,
-        /// The site page that holds it first.
-        first: String,
-        /// The other one.
-        second: String,
-    },
+    /// Two elements would have one id in the single file, where each page is a section named
+    /// by its entry's id and the ids inside it are prefixed (`<entry>--<heading>`): a link to
+    /// one would open the other.
+    #[error("the single file cannot be made: {0}")]
+    IdClash(String),
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> BundleError + '_ {
@@ -272,15 +264,20 @@ struct Rewriter<'a> {
 }
 
 impl Rewriter<'_> {
-    /// `prefix`: the section whose ids get `<section>--` in front (`None`: ids stay).
-    fn page(&self, page: &str, html: &str, prefix: Option<&str>) -> String {
+    /// `prefix`: the section whose ids get `<section>--` in front (`None`: ids stay). Each id
+    /// the page holds then is added to `ids`.
+    fn page(&self, page: &str, html: &str, prefix: Option<&str>, ids: &mut Vec<String>) -> String {
         let own = |frag: &str| match prefix {
             Some(p) if frag.is_empty() => format!("#{p}"),
             Some(p) => format!("#{p}--{frag}"),
             None => format!("#{frag}"),
         };
         rewrite_attributes(html, |name, value| match name {
-            "id" => prefix.map(|p| format!("{p}--{value}")),
+            "id" => {
+                let id = prefix.map(|p| format!("{p}--{value}"));
+                ids.push(id.clone().unwrap_or_else(|| value.to_string()));
+                id
+            }
             "for" | "aria-labelledby" | "aria-describedby" | "aria-controls" => prefix.map(|p| {
                 value
                     .split_whitespace()
@@ -310,6 +307,59 @@ impl Rewriter<'_> {
             _ => None,
         })
     }
+}
+
+/// Where an id of the single file comes from.
+enum IdOwner {
+    /// The file's own frame (its template, header and sidebar).
+    Frame,
+    /// The section of the site page given (its entry's id, for an entry's page).
+    Section(String),
+    /// An element inside that page's section.
+    Inside(String),
+}
+
+impl IdOwner {
+    fn page(&self) -> Option<&str> {
+        match self {
+            IdOwner::Frame => None,
+            IdOwner::Section(p) | IdOwner::Inside(p) => Some(p),
+        }
+    }
+
+    fn is_section(&self) -> bool {
+        matches!(self, IdOwner::Section(_))
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            IdOwner::Frame => "one the single file uses for itself".to_string(),
+            IdOwner::Section(p) => format!("the id of the page {p}"),
+            IdOwner::Inside(p) => format!("the id of a heading or element of {p}"),
+        }
+    }
+}
+
+/// The error for `id`, held by `first` and wanted by `second`: the entry to rename is the one
+/// whose page's id it is, when one is.
+fn id_clash(id: &str, first: &IdOwner, second: &IdOwner) -> BundleError {
+    // An entry's page is `<connector>/<id>.html`; the site's own pages are not renamed.
+    let entry = |o: &IdOwner| match o {
+        IdOwner::Section(p) => {
+            matches!(p.split('/').collect::<Vec<_>>()[..], [_, f] if f != "index.html")
+                .then(|| p.clone())
+        }
+        _ => None,
+    };
+    let fix = match entry(second).or_else(|| entry(first)) {
+        Some(p) => format!("rename the entry of {p} (its file name, or `id:` in its front-matter)"),
+        None => "rename one of the entries whose id starts that id (its file name, or `id:` in its front-matter)".to_string(),
+    };
+    BundleError::IdClash(format!(
+        "`{id}` would be both {} and {}: {fix}",
+        first.describe(),
+        second.describe()
+    ))
 }
 
 fn data_uri(path: &str, bytes: &[u8]) -> String {
@@ -378,16 +428,27 @@ pub fn single_file(files: &[OutputFile], opts: &SingleFileOptions) -> Result<Vec
     let lang = attr(html_tag, "lang").unwrap_or("en");
     let default_theme = attr(html_tag, "data-default-theme").unwrap_or("auto");
     let title = element(&home, "<title", "</title>", false).map_or("", |t| t.1);
+    // The ids of the file's own frame: its template's, the header's and the sidebar's.
+    let mut frame_ids: Vec<String> = ["main", "kbook-data-wasm", "kbook-data-index"]
+        .map(String::from)
+        .to_vec();
+    let mut framed = |open: &str, inner: &str, close: &str| {
+        rewrite_attributes(open, |name, value| {
+            if name == "id" {
+                frame_ids.push(value.to_string());
+            }
+            None
+        });
+        format!(
+            "{open}{}{close}",
+            rewriter.page("index.html", inner, None, &mut frame_ids)
+        )
+    };
     let header = element(&home, "<header class=\"site-header\"", "</header>", false)
-        .map(|(open, inner)| {
-            format!(
-                "{open}{}</header>",
-                rewriter.page("index.html", inner, None)
-            )
-        })
+        .map(|(open, inner)| framed(open, inner, "</header>"))
         .unwrap_or_default();
     let sidebar = element(&home, "<nav id=\"sidebar\"", "</nav>", false)
-        .map(|(open, inner)| format!("{open}{}</nav>", rewriter.page("index.html", inner, None)))
+        .map(|(open, inner)| framed(open, inner, "</nav>"))
         .unwrap_or_default();
     // The page scripts' texts in the book's language, as the site's pages carry them.
     let strings_meta = home
@@ -436,36 +497,33 @@ pub fn single_file(files: &[OutputFile], opts: &SingleFileOptions) -> Result<Vec
     let search_js = text("search/search.js")?.replace("</script", "<\\/script");
 
     let mut body = String::new();
-    // Every id the single file holds, and the page it comes from: the header's and the
-    // sidebar's (index.html) first.
-    let mut held: HashMap<String, String> = HashMap::new();
-    let ids =
-        regex::Regex::new(r#"\sid="([^"]*)""#).map_err(|e| BundleError::Missing(e.to_string()))?;
-    let hold = |html: &str, page: &str, held: &mut HashMap<String, String>| {
-        for id in ids.captures_iter(html).filter_map(|c| c.get(1)) {
-            if let Some(first) = held.insert(id.as_str().to_string(), page.to_string())
-                && first != page
-            {
-                return Err(BundleError::IdClash {
-                    id: id.as_str().to_string(),
-                    first,
-                    second: page.to_string(),
-                });
-            }
-        }
-        Ok(())
-    };
-    hold(&header, "index.html", &mut held)?;
-    hold(&sidebar, "index.html", &mut held)?;
+    // Every id the single file holds and where it comes from: a link to one of two would
+    // open the other.
+    let mut held: HashMap<String, IdOwner> = frame_ids
+        .into_iter()
+        .map(|id| (id, IdOwner::Frame))
+        .collect();
     for ((_, path), (id, main)) in &pages {
         let prefix = (id != "kb-search").then_some(id.as_str());
-        let section = format!(
-            "<section id=\"{}\" class=\"kb-page\">\n{}\n</section>\n",
+        let mut ids = Vec::new();
+        let html = rewriter.page(path, main, prefix, &mut ids);
+        let owners = std::iter::once((id.clone(), IdOwner::Section(path.clone())))
+            .chain(ids.into_iter().map(|i| (i, IdOwner::Inside(path.clone()))));
+        for (held_id, owner) in owners {
+            match held.get(&held_id) {
+                Some(first) if first.page() != owner.page() || owner.is_section() => {
+                    return Err(id_clash(&held_id, first, &owner));
+                }
+                Some(_) => {}
+                None => {
+                    held.insert(held_id, owner);
+                }
+            }
+        }
+        body.push_str(&format!(
+            "<section id=\"{}\" class=\"kb-page\">\n{html}\n</section>\n",
             escape(id),
-            rewriter.page(path, main, prefix)
-        );
-        hold(&section, path, &mut held)?;
-        body.push_str(&section);
+        ));
     }
 
     let csp = if opts.content_security_policy {
@@ -511,6 +569,8 @@ pub fn write_outputs(
     opts: &SingleFileOptions,
 ) -> Result<Vec<String>, BundleError> {
     let files = read_site(site_dir)?;
+    // Made first: when it cannot be, neither offline output is written.
+    let single_html = single.map(|_| single_file(&files, opts)).transpose()?;
     let mut done = Vec::new();
     if let Some(path) = bundle {
         let top = path
@@ -527,8 +587,7 @@ pub fn write_outputs(
             zip.len() as f64 / 1048576.0
         ));
     }
-    if let Some(path) = single {
-        let html = single_file(&files, opts)?;
+    if let (Some(path), Some(html)) = (single, single_html) {
         write_file(path, &html)?;
         done.push(format!(
             "single file {} ({:.1} MiB)",
@@ -579,7 +638,9 @@ mod tests {
             files: &files,
         };
         let html = r##"<h2 id="cause">Cause <a class="heading-anchor" href="#cause">#</a></h2><a href="a.html#cause">x</a> <a href="index.html">k</a> <a href="https://e.org/?a=1&amp;b=2">e</a><label for="q">q</label> a < b"##;
-        let out = r.page("kafka/a.html", html, Some("a"));
+        let mut ids = Vec::new();
+        let out = r.page("kafka/a.html", html, Some("a"), &mut ids);
+        assert_eq!(ids, ["a--cause"]);
         assert!(out.contains(r#"id="a--cause""#), "{out}");
         assert!(out.contains(r##"href="#a--cause">#"##), "{out}");
         assert!(out.contains(r##"href="#a--cause">x"##), "{out}");

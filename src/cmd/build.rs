@@ -40,8 +40,18 @@ pub fn run(
         content_security_policy: config.output.html.content_security_policy,
         edition_note: config.strings().get("single_file_edition").to_string(),
     };
+    let what = match (bundle, single_file) {
+        (Some(_), Some(_)) => "the offline bundle and the single file were",
+        (Some(_), None) => "the offline bundle was",
+        _ => "the single file was",
+    };
     let written = kbook::bundle::write_outputs(&site_dir, bundle, single_file, &opts)
-        .context("cannot write the offline bundle")?;
+        .with_context(|| {
+            format!(
+                "the site is built in {}; {what} not written",
+                site_dir.display()
+            )
+        })?;
     if args.message_format == MessageFormat::Human {
         for line in written {
             eprintln!("wrote {line}");

@@ -452,33 +452,62 @@ fn root_folder_files_land_at_the_site_root() {
 }
 
 /// In the single file a page's ids are prefixed with its entry's (`<entry>--<heading>`): an
-/// entry whose id is another's heading id so prefixed would take its links, and is refused.
+/// entry whose id is another's heading id so prefixed, or one the file uses itself, would take
+/// its links, and is refused before either offline output is written. Text that only looks
+/// like an id (`<div id="app">` in inline code) is no id.
 #[test]
 fn single_file_refuses_an_entry_id_that_is_another_entrys_heading() {
     let c = case("good");
     let single = c.out.with_file_name("kb.html");
-    let o = build(
-        &c.book,
-        &c.out,
-        &["--single-file", single.to_str().unwrap()],
-    );
+    let zip = c.out.with_file_name("kb.zip");
+    let offline = |c: &Case| {
+        build(
+            &c.book,
+            &c.out,
+            &[
+                "--single-file",
+                single.to_str().unwrap(),
+                "--bundle",
+                zip.to_str().unwrap(),
+            ],
+        )
+    };
+    for (file, body) in [("kafka/app.md", "Kafka"), ("mysql/app-too.md", "MySQL")] {
+        std::fs::write(
+            c.book.join("content").join(file),
+            format!("---\ntitle: \"{body}\"\nconnector: {}\nkind: concept\n---\nUse `<div id=\"app\">` here, id=\"kafka-ssl-handshake\".\n", file.split('/').next().unwrap()),
+        )
+        .unwrap();
+    }
+    let o = offline(&c);
     assert!(o.status.success(), "{}", stderr(&o));
-    std::fs::write(
-        c.book.join("content/mysql/kafka-offset-commit--answer.md"),
-        "---\ntitle: \"Clash\"\nconnector: mysql\nkind: concept\n---\nText.\n",
-    )
-    .unwrap();
-    let o = build(
-        &c.book,
-        &c.out,
-        &["--single-file", single.to_str().unwrap()],
-    );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains(
-            "kafka/kafka-offset-commit.html and mysql/kafka-offset-commit--answer.html would both hold the id `kafka-offset-commit--answer` in the single file"
+    std::fs::remove_file(&single).unwrap();
+    std::fs::remove_file(&zip).unwrap();
+    for (entry, says) in [
+        (
+            "kafka-offset-commit--answer",
+            "`kafka-offset-commit--answer` would be both the id of a heading or element of kafka/kafka-offset-commit.html and the id of the page mysql/kafka-offset-commit--answer.html: rename the entry of mysql/kafka-offset-commit--answer.html",
         ),
-        "{}",
-        stderr(&o)
-    );
+        (
+            "main",
+            "`main` would be both one the single file uses for itself and the id of the page mysql/main.html: rename the entry of mysql/main.html",
+        ),
+    ] {
+        let path = c.book.join(format!("content/mysql/{entry}.md"));
+        std::fs::write(
+            &path,
+            "---\ntitle: \"Clash\"\nconnector: mysql\nkind: concept\n---\nText.\n",
+        )
+        .unwrap();
+        let o = offline(&c);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("the offline bundle and the single file were not written"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!single.exists() && !zip.exists());
+        std::fs::remove_file(&path).unwrap();
+    }
 }

@@ -691,8 +691,8 @@
   // highlight in place once the result is shown.
   function followed(hit, q, e) {
     rememberSearch(q);
-    // A click that opens another tab or window leaves this page as it is.
-    if (!single || (e && (e.ctrlKey || e.metaKey || e.shiftKey || e.button === 1))) return;
+    // A click that opens another tab or window, or downloads, leaves this page as it is.
+    if (!single || (e && (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || e.button === 1))) return;
     pendingHighlight = { id: hit.id, hash: hitHref(hit), terms: hitTerms(hit) };
     // The place already shown: no hashchange will come.
     if (decodedHash(location.hash) === decodedHash(pendingHighlight.hash)) setTimeout(applyPendingHighlight, 0);

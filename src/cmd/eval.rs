@@ -233,8 +233,27 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
 fn print_table(report: &EvalReport) -> std::io::Result<()> {
     // A measure without queries to measure is shown as `-` (null in the JSON).
     let pct = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"));
+    // The group column is as wide as its longest name (a style or `lang:…` of any length).
+    let names: Vec<String> = report
+        .by_style
+        .keys()
+        .cloned()
+        .chain(
+            report
+                .by_lang
+                .keys()
+                .filter(|_| report.by_lang.len() > 1)
+                .map(|l| format!("lang:{l}")),
+        )
+        .collect();
+    let w = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(14);
     outln!(
-        "{:<14} {:>5} {:>7} {:>7} {:>9} {:>6} {:>8} {:>10} {:>10}",
+        "{:<w$} {:>5} {:>7} {:>7} {:>9} {:>6} {:>8} {:>10} {:>10}",
         "group",
         "n",
         "top1",
@@ -247,7 +266,7 @@ fn print_table(report: &EvalReport) -> std::io::Result<()> {
     )?;
     let row = |name: &str, m: &Metrics| {
         outln!(
-            "{:<14} {:>5} {:>7} {:>7} {:>9} {:>6} {:>8} {:>10} {:>10}",
+            "{:<w$} {:>5} {:>7} {:>7} {:>9} {:>6} {:>8} {:>10} {:>10}",
             name,
             m.n,
             pct(m.top1),

@@ -156,6 +156,24 @@ pub fn load_cached(config: &Config, cache: &mut LoadCache) -> (Book, Vec<Diagnos
 /// may be one, to a folder several books or a repository's docs share).
 fn discover(src: &Path, root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
     if !src.is_dir() {
+        // A link whose target is gone or not a folder is said as such, not as a folder to make.
+        if let Ok(target) = std::fs::read_link(src) {
+            diags.push(
+                Diagnostic::error(
+                    display_path(src, root),
+                    0,
+                    0,
+                    format!(
+                        "the content directory is a link to {}, which is not a folder",
+                        target.display()
+                    ),
+                )
+                .with_hint(
+                    "point the link at the folder of entries, or set `[book] src` in book.toml",
+                ),
+            );
+            return Vec::new();
+        }
         // Without a book.toml this is most likely not the book's folder at all.
         let hint = if root.join("book.toml").is_file() {
             "create it, or set `[book] src` in book.toml to where the entries are".to_string()

@@ -112,7 +112,15 @@ impl IncrementalSite {
             let now: std::collections::HashSet<&str> =
                 rendered.files.iter().map(|f| f.0.as_str()).collect();
             for old in self.written.keys().filter(|k| !now.contains(k.as_str())) {
-                let _ = std::fs::remove_file(self.dest.join(old));
+                let path = self.dest.join(old);
+                let _ = std::fs::remove_file(&path);
+                // A folder left empty goes too: a file of its name may be written now
+                // (`root/docs/` replaced by `root/docs`). One that is not empty stays.
+                for dir in path.ancestors().skip(1).take_while(|d| *d != self.dest) {
+                    if std::fs::remove_dir(dir).is_err() {
+                        break;
+                    }
+                }
             }
             let changed: Vec<&OutputFile> = rendered
                 .files

@@ -117,7 +117,7 @@ pub fn read(config: &Config) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
                     format!("{ROOT_DIR}/{p}"),
                     1,
                     1,
-                    format!("`{ROOT_DIR}/{first}` differs from this file only in case: on Windows and macOS disks one replaces the other"),
+                    format!("`{ROOT_DIR}/{first}` differs from this file only in case or accent encoding: on Windows and macOS disks one replaces the other"),
                 )
                 .with_hint("rename one of them"),
             );
@@ -304,7 +304,7 @@ fn clashes(
         if path == site {
             String::new()
         } else {
-            " (the names differ only in case: one name on Windows and macOS disks)".to_string()
+            " (the names differ only in case or accent encoding: one name on Windows and macOS disks)".to_string()
         }
     };
     let of = |alias: &Option<String>| {

@@ -435,3 +435,20 @@ fn serve_outside_a_book_stops_and_says_why() {
     assert!(err.contains("has no book.toml and no content/"), "{err}");
     assert!(!dir.path().join(".kbook").exists(), "nothing written");
 }
+
+/// A `root/` folder replaced by a file of its name: the rebuild removes the folder the site had
+/// and serves the file (the folder left empty used to fail every later rebuild).
+#[test]
+fn a_root_folder_replaced_by_a_file_is_served() {
+    let (_dir, book, dest) = fixture_copy();
+    std::fs::create_dir_all(book.join("root/docs")).unwrap();
+    std::fs::write(book.join("root/docs/a.txt"), "in a folder").unwrap();
+    let server = serve(&book, &dest);
+    assert_eq!(get(&server.addr, "/docs/a.txt").1, "in a folder");
+    let mut stream = events(&server.addr);
+    next_event(&mut stream, "hello", &server);
+    std::fs::remove_dir_all(book.join("root/docs")).unwrap();
+    std::fs::write(book.join("root/docs"), "a file now").unwrap();
+    next_event(&mut stream, "reload", &server);
+    assert_eq!(get(&server.addr, "/docs").1, "a file now");
+}

@@ -56,6 +56,19 @@ fn content_directory_may_be_a_link() {
     );
     assert!(!err.contains("content:1:1"), "{err}");
     std::fs::remove_file(&again).unwrap();
+    // A link to nothing is said as such, not as a folder to make.
+    let content = c.book.join("content");
+    std::fs::remove_file(&content).unwrap();
+    std::os::unix::fs::symlink(c.dir.path().join("gone"), &content).unwrap();
+    assert_fails_without_position(
+        &c,
+        &[
+            "content: error: the content directory is a link to",
+            "which is not a folder",
+        ],
+    );
+    std::fs::remove_file(&content).unwrap();
+    std::os::unix::fs::symlink(&shared, &content).unwrap();
     let (o, _) = c.build(&[]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(c.out.join("kafka/fine.html").is_file());

@@ -424,7 +424,7 @@ fn root_folder_files_land_at_the_site_root() {
     std::fs::write(root.join("OLD/Offsets.html"), "mine").unwrap();
     let err = stderr(&build(&c.book, &c.out, &[]));
     assert!(
-        err.contains("root/OLD/Offsets.html:1:1: error: the site writes `old/offsets.html` itself (the names differ only in case: one name on Windows and macOS disks), for the alias `old/offsets.html` of content/kafka/kafka-offset-commit.md"),
+        err.contains("root/OLD/Offsets.html:1:1: error: the site writes `old/offsets.html` itself (the names differ only in case or accent encoding: one name on Windows and macOS disks), for the alias `old/offsets.html` of content/kafka/kafka-offset-commit.md"),
         "{err}"
     );
     assert!(err.contains("change that alias in its entry"), "{err}");

@@ -433,14 +433,9 @@ pub fn single_file(files: &[OutputFile], opts: &SingleFileOptions) -> Result<Vec
         .map(String::from)
         .to_vec();
     let mut framed = |open: &str, inner: &str, close: &str| {
-        rewrite_attributes(open, |name, value| {
-            if name == "id" {
-                frame_ids.push(value.to_string());
-            }
-            None
-        });
         format!(
-            "{open}{}{close}",
+            "{}{}{close}",
+            rewriter.page("index.html", open, None, &mut frame_ids),
             rewriter.page("index.html", inner, None, &mut frame_ids)
         )
     };

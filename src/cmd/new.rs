@@ -35,7 +35,19 @@ pub fn run(book: &Path, spec: &str) -> Result<ExitCode> {
             known.join(", ")
         );
     }
-    let dir = config.src_dir().join(connector);
+    // A content link to nothing is said as `kbook build` says it, not as a folder to make.
+    let src = config.src_dir();
+    if !src.is_dir()
+        && let Ok(target) = std::fs::read_link(&src)
+    {
+        bail!(
+            "{} is a link to {}, which is not a folder: point the link at the folder of \
+             entries, or set `[book] src` in book.toml",
+            src.display(),
+            target.display()
+        );
+    }
+    let dir = src.join(connector);
     let path = dir.join(format!("{id}.md"));
     if path.exists() {
         bail!("{} already exists", path.display());

@@ -67,6 +67,20 @@ fn content_directory_may_be_a_link() {
             "which is not a folder",
         ],
     );
+    // `kbook new` says the same, not that it cannot create a folder.
+    c.write("book.toml", b"[book]\ntitle = \"T\"\n");
+    let o = Command::new(env!("CARGO_BIN_EXE_kbook"))
+        .args(["new", "kafka/another"])
+        .current_dir(&c.book)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is a link to") && stderr(&o).contains("which is not a folder"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_file(c.book.join("book.toml")).unwrap();
     std::fs::remove_file(&content).unwrap();
     std::os::unix::fs::symlink(&shared, &content).unwrap();
     let (o, _) = c.build(&[]);

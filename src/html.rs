@@ -59,6 +59,21 @@ const NEVER: [&str; 7] = [
 ];
 /// Page chrome, skipped when the whole `<body>` is the content.
 const CHROME: [&str; 5] = ["nav", "header", "footer", "aside", "form"];
+/// Chrome that themes put inside `<main>` or `<article>` too (a menu, an "on this page"
+/// list, a search form); a `<header>` there holds the page's own title.
+const INNER_CHROME: [&str; 4] = ["nav", "footer", "aside", "form"];
+
+/// Which page chrome a walk skips.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Chrome {
+    /// None: the writer marked the content (`data-kbook-body`, a selector), or a fragment.
+    Keep,
+    /// [`INNER_CHROME`] and `role="navigation"`: the content was guessed as `<main>` or
+    /// `<article>`.
+    Inner,
+    /// [`CHROME`] and `role="navigation"`: the whole `<body>` is the content.
+    Body,
+}
 /// Elements that end a line of text.
 const BLOCKS: [&str; 22] = [
     "p",
@@ -91,7 +106,7 @@ const BLOCKS: [&str; 22] = [
 pub(crate) fn fragment_text(html: &str) -> Text {
     let fragment = Html::parse_fragment(html);
     let mut text = Text::default();
-    collect(fragment.root_element(), false, &mut text);
+    collect(fragment.root_element(), Chrome::Keep, &mut text);
     text
 }
 
@@ -117,7 +132,7 @@ fn heading_id<'a>(heading: ElementRef<'a>) -> Option<&'a str> {
 }
 
 /// Walks `el`, putting `<pre>` text into code and the rest into prose.
-pub(crate) fn collect(el: ElementRef, whole_body: bool, out: &mut Text) {
+pub(crate) fn collect(el: ElementRef, chrome: Chrome, out: &mut Text) {
     for child in el.children() {
         match child.value() {
             // The page's own U+2029 would pair with a heading's marks.
@@ -130,8 +145,13 @@ pub(crate) fn collect(el: ElementRef, whole_body: bool, out: &mut Text) {
                 let Some(child_el) = ElementRef::wrap(child) else {
                     continue;
                 };
+                let skipped_chrome = match chrome {
+                    Chrome::Keep => false,
+                    Chrome::Inner => INNER_CHROME.contains(&name),
+                    Chrome::Body => CHROME.contains(&name),
+                } || (chrome != Chrome::Keep && e.attr("role") == Some("navigation"));
                 if NEVER.contains(&name)
-                    || (whole_body && CHROME.contains(&name))
+                    || skipped_chrome
                     || e.attr("data-kbook-ignore").is_some()
                     // Pagefind's marker, which many themes already carry.
                     || e.attr("data-pagefind-ignore").is_some()
@@ -152,7 +172,7 @@ pub(crate) fn collect(el: ElementRef, whole_body: bool, out: &mut Text) {
                         .push(heading_id(child_el).unwrap_or_default().to_string());
                     out.prose.push(kbook_search::HEADING_MARK);
                 }
-                collect(child_el, whole_body, out);
+                collect(child_el, chrome, out);
                 if heading {
                     out.prose.push(kbook_search::HEADING_MARK);
                 } else if BLOCKS.contains(&name) {

@@ -3,7 +3,7 @@
 //! its code blocks (read by [`crate::html::collect`]), and error texts found in log-shaped
 //! code.
 
-use crate::html::{Text, collect};
+use crate::html::{Chrome, Text, collect};
 use kbook_search::EntryDoc;
 use scraper::{ElementRef, Html, Selector};
 
@@ -67,27 +67,25 @@ fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
         .as_ref()
         .map(|s| doc.select(s).collect())
         .unwrap_or_default();
-    let (roots, whole_body): (Vec<ElementRef>, bool) = if !marked.is_empty() {
-        (marked, false)
+    let (roots, chrome): (Vec<ElementRef>, Chrome) = if !marked.is_empty() {
+        (marked, Chrome::Keep)
     } else if let Some(s) = &r.selector {
         let found: Vec<ElementRef> = doc.select(s).collect();
         if found.is_empty() {
             return PageDoc::Skipped("no element matches --selector");
         }
-        (found, false)
+        (found, Chrome::Keep)
     } else {
         let first = r.fallbacks.iter().find_map(|s| doc.select(s).next());
         match first {
-            Some(e) => {
-                let body = e.value().name() == "body";
-                (vec![e], body)
-            }
+            Some(e) if e.value().name() == "body" => (vec![e], Chrome::Body),
+            Some(e) => (vec![e], Chrome::Inner),
             None => return PageDoc::Skipped("no <body>"),
         }
     };
     let mut text = Text::default();
     for r in &roots {
-        collect(*r, whole_body, &mut text);
+        collect(*r, chrome, &mut text);
     }
     let title =
         r.h1.as_ref()
@@ -103,8 +101,7 @@ fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
             })
             .unwrap_or_else(|| rel.to_string());
     // Trimmed but for the heading marks, which pair up in order.
-    let body = text
-        .prose
+    let body = tidy(&text.prose)
         .trim_matches(|c: char| c.is_whitespace() && c != kbook_search::HEADING_MARK)
         .to_string();
     if body.is_empty() && text.code.trim().is_empty() {
@@ -132,6 +129,25 @@ fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
         versions: Vec::new(),
         anchors: text.anchors,
     }))
+}
+
+/// A generated page's indentation as a snippet shows text: a run of white space as one space,
+/// or one line break when it holds one. Heading marks are kept.
+fn tidy(prose: &str) -> String {
+    let mut out = String::with_capacity(prose.len());
+    let mut run: Option<char> = None;
+    for c in prose.chars() {
+        if c.is_whitespace() && c != kbook_search::HEADING_MARK {
+            run = Some(if c == '\n' || run == Some('\n') { '\n' } else { ' ' });
+            continue;
+        }
+        if let Some(w) = run.take() {
+            out.push(w);
+        }
+        out.push(c);
+    }
+    out.extend(run);
+    out
 }
 
 /// Runs of white space as one space.
@@ -187,7 +203,25 @@ mod tests {
         assert_eq!(doc(html, Some(".c")).body, "B");
         // Pagefind's markers are read as kbook's.
         let html = "<body><aside>Side</aside><article data-pagefind-body>Body <span data-pagefind-ignore>Edit</span> text</article></body>";
-        assert_eq!(doc(html, None).body, "Body  text");
+        assert_eq!(doc(html, None).body, "Body text");
+    }
+
+    /// Themes such as hugo-book put the menu and the "on this page" list inside `<main>`.
+    #[test]
+    fn chrome_inside_a_guessed_main_is_skipped_but_not_inside_a_marked_body() {
+        let html = "<body><main><aside class='book-menu'><a>Licenses</a></aside><div role='navigation'>Prev Next</div><article><header><h1>Timeouts</h1></header><p>The broker is unreachable.</p><footer>Edit this page</footer></article><aside class='book-toc'><a>Cause</a></aside><form><input placeholder='Search'></form></main></body>";
+        let d = doc(html, None);
+        assert_eq!(d.title, "Timeouts");
+        assert!(d.body.contains("Timeouts") && d.body.contains("The broker is unreachable."));
+        for chrome in ["Licenses", "Prev", "Edit this", "Cause"] {
+            assert!(!d.body.contains(chrome), "{chrome}: {}", d.body);
+        }
+        // What the writer marked as content is read whole.
+        let html = "<body><div data-kbook-body><aside>A side note.</aside><p>Text.</p></div></body>";
+        assert!(doc(html, None).body.contains("A side note."));
+        // A template's indentation is not text.
+        let html = "<body><main><p>One\n      two</p>\n\n        \n<p>Three</p></main></body>";
+        assert_eq!(doc(html, None).body, "One\ntwo\nThree");
     }
 
     #[test]

@@ -149,7 +149,8 @@ pub(crate) fn collect(el: ElementRef, chrome: Chrome, out: &mut Text) {
                     Chrome::Keep => false,
                     Chrome::Inner => INNER_CHROME.contains(&name),
                     Chrome::Body => CHROME.contains(&name),
-                } || (chrome != Chrome::Keep && e.attr("role") == Some("navigation"));
+                } || (chrome != Chrome::Keep
+                    && e.attr("role") == Some("navigation"));
                 if NEVER.contains(&name)
                     || skipped_chrome
                     || e.attr("data-kbook-ignore").is_some()

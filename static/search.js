@@ -759,6 +759,21 @@
     };
   }
 
+  // Runs `run` when the text of `field` changes, but not while an input method composes
+  // (pinyin `zhu'jian` is not yet the words 主键): once the composed text is committed.
+  function onTyped(field, run) {
+    field.addEventListener("input", function (e) {
+      if (!e.isComposing) run();
+    });
+    field.addEventListener("compositionend", function () { run(); });
+  }
+
+  // Whether a key press belongs to an input method still composing (its Enter commits the
+  // text, its Escape cancels it): not the page's to act on.
+  function composing(e) {
+    return e.isComposing || e.keyCode === 229;
+  }
+
   // ---------------------------------------------------------------- header search box
 
   var boxCount = 0;
@@ -789,8 +804,10 @@
       self.pasted = /[\r\n]/.test(text) ? text : null;
     });
     this.input.addEventListener("focus", function () { self.focused(); });
-    this.input.addEventListener("input", run);
-    this.input.addEventListener("keydown", function (e) { self.key(e); });
+    onTyped(this.input, run);
+    this.input.addEventListener("keydown", function (e) {
+      if (!composing(e)) self.key(e);
+    });
     document.addEventListener("click", function (e) {
       if (!self.form.contains(e.target)) self.close();
     });
@@ -1053,7 +1070,7 @@
       if (self.select.value && !self.input.value.trim()) self.input.focus();
       self.apply();
     });
-    this.input.addEventListener("input", apply);
+    onTyped(this.input, apply);
     this.input.addEventListener("change", function () { self.apply(); });
     form.addEventListener("submit", function (e) {
       e.preventDefault();
@@ -1146,8 +1163,9 @@
       else self.syncUrl("");
     });
     var run = debounce(function () { self.update(); }, PAGE_DELAY_MS);
-    this.area.addEventListener("input", run);
+    onTyped(this.area, run);
     this.area.addEventListener("keydown", function (e) {
+      if (composing(e)) return;
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
         rememberSearch(self.area.value);

@@ -138,7 +138,11 @@ fn tidy(prose: &str) -> String {
     let mut run: Option<char> = None;
     for c in prose.chars() {
         if c.is_whitespace() && c != kbook_search::HEADING_MARK {
-            run = Some(if c == '\n' || run == Some('\n') { '\n' } else { ' ' });
+            run = Some(if c == '\n' || run == Some('\n') {
+                '\n'
+            } else {
+                ' '
+            });
             continue;
         }
         if let Some(w) = run.take() {
@@ -217,7 +221,8 @@ mod tests {
             assert!(!d.body.contains(chrome), "{chrome}: {}", d.body);
         }
         // What the writer marked as content is read whole.
-        let html = "<body><div data-kbook-body><aside>A side note.</aside><p>Text.</p></div></body>";
+        let html =
+            "<body><div data-kbook-body><aside>A side note.</aside><p>Text.</p></div></body>";
         assert!(doc(html, None).body.contains("A side note."));
         // A template's indentation is not text.
         let html = "<body><main><p>One\n      two</p>\n\n        \n<p>Three</p></main></body>";

@@ -251,6 +251,59 @@ fn search_box_over_http_finds_and_opens_the_entry() {
     c.assert_no_errors("browser");
 }
 
+/// An input method's text still being composed (pinyin `zhu'jian` before it becomes 主键) is
+/// not searched; the committed text is. Its Enter and Escape are the input method's.
+#[test]
+fn text_an_input_method_is_composing_is_not_searched() {
+    use headless_chrome::protocol::cdp::Input;
+    let site = site();
+    let c = chromium();
+    let compose = |text: &str| {
+        c.tab
+            .call_method(Input::ImeSetComposition {
+                text: text.into(),
+                selection_start: text.chars().count() as u32,
+                selection_end: text.chars().count() as u32,
+                replacement_start: None,
+                replacement_end: None,
+            })
+            .unwrap();
+    };
+    let commit = |text: &str| {
+        c.tab
+            .call_method(Input::InsertText { text: text.into() })
+            .unwrap();
+    };
+    for (page, field) in [
+        ("index.html", "form.kbook-search input[type=search]"),
+        ("search.html", "#kbook-paste"),
+    ] {
+        c.open(&format!("{}{page}", site.http));
+        c.tab.wait_for_element(field).unwrap().click().unwrap();
+        // A result list or a status: whatever a search of the field's text shows.
+        let searched = "(() => { const p = document.querySelector('.kbook-search-results');              return location.search.includes('q=') || (p && !p.hidden); })()";
+        compose("zhu'jian");
+        std::thread::sleep(std::time::Duration::from_millis(800));
+        assert_eq!(
+            c.eval(&format!("document.querySelector('{field}').value")),
+            "zhu'jian"
+        );
+        assert_eq!(c.eval(searched), false, "{page}: searched while composing");
+        commit("主键");
+        c.wait_for(searched);
+        if page == "search.html" {
+            assert!(
+                c.eval("location.search")
+                    .as_str()
+                    .is_some_and(|q| q.contains(&url_encode("主键"))),
+                "{}",
+                c.eval("location.search")
+            );
+        }
+    }
+    c.assert_no_errors("browser");
+}
+
 /// Some entry page below the site root (`<connector>/<id>.html`).
 fn c_entry_page(site: &Site) -> String {
     let first = native_index(&site.dir)

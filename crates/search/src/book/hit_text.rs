@@ -63,14 +63,20 @@ pub(super) fn snippet(
         .into_iter()
         .filter(|t| terms.contains_key(&t.text))
         .collect();
-    // Window start: the matched token whose following 2 × SNIPPET_CHARS bytes hold the most
-    // distinct terms (weighted); no match: the beginning of the text.
+    // Window start: the matched token whose following 2 × SNIPPET_CHARS bytes of its own
+    // section hold the most distinct terms (weighted); no match: the beginning of the text.
+    // A window that ran on into the next section would credit this one with a heading's
+    // words that name the other (a FAQ's next question).
     let mut best = (0.0f32, 0usize);
     for (i, t) in toks.iter().enumerate() {
+        let section_end = headings
+            .iter()
+            .find(|h| h.0 > t.from)
+            .map_or(text.len(), |h| h.0 - mark);
         let mut seen: Vec<&str> = Vec::new();
         let mut score = 0.0;
         for u in &toks[i..] {
-            if u.to > t.from + SNIPPET_CHARS * 2 {
+            if u.to > t.from + SNIPPET_CHARS * 2 || u.from >= section_end {
                 break;
             }
             if !seen.contains(&u.text.as_str()) {
@@ -261,6 +267,17 @@ mod tests {
         // No ids known: no anchor.
         let s = snippet(&text, &[], &terms, Analyzer::Prose);
         assert_eq!(s.anchor, None);
+        // A question whose heading holds the words wins over the end of the question before
+        // it, whose window would run on into that heading.
+        let text = format!(
+            "{m}Q11: Received DML{m} The binlog is not what was expected. {m}Q12: Public Key Retrieval is not allowed{m} Set allowPublicKeyRetrieval."
+        );
+        let terms: HashMap<String, f32> = ["public", "key", "retrieval", "is", "not", "allowed"]
+            .iter()
+            .map(|w| (w.to_string(), 1.0))
+            .collect();
+        let s = snippet(&text, &["q11", "q12"], &terms, Analyzer::Prose);
+        assert_eq!(s.anchor.as_deref(), Some("q12"), "{s:?}");
     }
 
     #[test]

@@ -171,7 +171,7 @@ pub(super) fn resolve_link(
         ));
     }
     if let Some(anchor) = dest.strip_prefix('#') {
-        if !anchor.is_empty() && !own_ids.contains(anchor) {
+        if !anchor.is_empty() && !has_anchor(own_ids, anchor) {
             return Err((
                 format!("link to a missing anchor `#{anchor}` on this page"),
                 headings_hint("here", "this page", own_ids),
@@ -222,7 +222,7 @@ pub(super) fn resolve_link(
     };
     let mut new = relative_url(page_url, url);
     if let Some(a) = anchor {
-        if !a.is_empty() && !ids.contains(a) {
+        if !a.is_empty() && !has_anchor(ids, a) {
             return Err((
                 format!("link to a missing anchor `#{a}` in `{path}`"),
                 headings_hint("there", "that entry", ids),
@@ -232,6 +232,16 @@ pub(super) fn resolve_link(
         new.push_str(a);
     }
     Ok(Some(new))
+}
+
+/// Whether `anchor` names one of `ids`, as written or percent-encoded: a browser copies
+/// `#原因` as `#%E5%8E%9F%E5%9B%A0` and finds the heading either way.
+fn has_anchor(ids: &HashSet<String>, anchor: &str) -> bool {
+    ids.contains(anchor)
+        || (anchor.contains('%')
+            && percent_encoding::percent_decode_str(anchor)
+                .decode_utf8()
+                .is_ok_and(|a| ids.contains(a.as_ref())))
 }
 
 /// The anchors a link could name: `headings here: #a, #b`, or that the page has none.

@@ -857,6 +857,16 @@ mod tests {
         assert!(d[0].message.contains("missing entry"));
         assert!(d[1].message.contains("missing anchor `#nope`"));
         assert!(d[2].message.contains("missing anchor `#none` on this page"));
+        // A heading's id percent-encoded, as a browser copies it, names that heading.
+        let (r, d) = render("## 原因\n\n[a](#%E5%8E%9F%E5%9B%A0) [b](#%E5%8E%9F) [c](#%ZZ)\n");
+        let said: Vec<String> = d.iter().map(|d| d.to_string()).collect();
+        assert_eq!(d.len(), 2, "{said:#?}");
+        assert!(said[0].contains("`#%E5%8E%9F`") && said[1].contains("`#%ZZ`"));
+        assert!(
+            r.html.contains("href=\"#%E5%8E%9F%E5%9B%A0\""),
+            "{}",
+            r.html
+        );
     }
 
     #[test]

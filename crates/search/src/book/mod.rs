@@ -512,7 +512,18 @@ impl BookIndex {
             versioned.push((s, version_match, fixed_in));
         }
         versioned.sort_by_key(|(_, m, _)| m.is_some_and(|m| !m.applies()));
-        versioned.truncate(shown_limit(opts));
+        // The best match moved down is still shown, last, when the list is too short to
+        // reach it (the search box's few): moved down, never hidden.
+        let limit = shown_limit(opts);
+        let best_at = versioned
+            .iter()
+            .position(|(s, _, _)| best.as_deref() == first_text(&s.doc, self.kb.id));
+        if let Some(at) = best_at.filter(|&at| at >= limit && limit >= 2) {
+            let moved = versioned.remove(at);
+            versioned.truncate(limit - 1);
+            versioned.push(moved);
+        }
+        versioned.truncate(limit);
         let mut out = Vec::with_capacity(versioned.len());
         for (
             Shown {

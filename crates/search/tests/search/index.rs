@@ -200,6 +200,35 @@ fn a_version_demotes_and_marks_but_never_hides() {
             assert_eq!(h.version_match, Some(expect), "{} at vvr {reader}", h.id);
         }
     }
+    // A list too short to reach the best match moved down still shows it, last.
+    let q = "SSL peer shut down incorrectly, variant 0";
+    let opts = SearchOptions {
+        limit: 20,
+        version: Some(("vvr".into(), Version::parse("8.0.11").unwrap())),
+        ..Default::default()
+    };
+    let long = idx.search(q, &opts).unwrap();
+    let at = long.hits.iter().position(|h| h.id == "ssl-variant-0");
+    assert!(at.is_some_and(|at| at >= 3), "{:?}", long.hits);
+    assert_eq!(long.best_other_version.as_deref(), Some("ssl-variant-0"));
+    for limit in [2, 3] {
+        let short = idx
+            .search(
+                q,
+                &SearchOptions {
+                    limit,
+                    ..opts.clone()
+                },
+            )
+            .unwrap();
+        let mut expected: Vec<&str> = long.hits[..limit - 1]
+            .iter()
+            .map(|h| h.id.as_str())
+            .collect();
+        expected.push("ssl-variant-0");
+        let got: Vec<&str> = short.hits.iter().map(|h| h.id.as_str()).collect();
+        assert_eq!(got, expected, "limit {limit}");
+    }
 }
 
 #[test]

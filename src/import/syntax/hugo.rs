@@ -1,7 +1,9 @@
 //! Hugo: shortcode blocks (`highlight`, admonitions, `details`), `ref` links, site
 //! parameters and image shortcodes.
 
-use super::{Ctx, alert, alert_kind, first_arg_kind, html_text, named_arg, quoted_first_arg};
+use super::{
+    Ctx, alert, alert_kind, arg_kind, first_arg_kind, html_text, named_arg, quoted_first_arg,
+};
 use crate::import::source::SourceTree;
 
 /// Hugo: `{{< highlight lang >}}` blocks and admonition shortcodes (`note`, `tip`, `warning`,
@@ -30,13 +32,18 @@ pub(super) fn hugo_block(
         out.push(format!("```{lang}"));
         out.extend(inner.iter().map(|l| l.to_string()));
         out.push("```".into());
-    } else if let Some(kind) = alert_kind(&name).or_else(|| {
-        matches!(
+    } else if let Some(kind) = {
+        // `{{< hint warning >}}`: the argument names the kind, the name only a default.
+        let generic = matches!(
             name.as_str(),
             "notice" | "alert" | "hint" | "callout" | "admonition"
-        )
-        .then(|| first_arg_kind(&args))
-    }) {
+        );
+        generic
+            .then(|| arg_kind(&args))
+            .flatten()
+            .or_else(|| alert_kind(&name))
+            .or_else(|| generic.then(|| first_arg_kind(&args)))
+    } {
         alert(out, kind, named_arg(&args, "title").as_deref(), inner);
     } else if let Some(summary) = matches!(name.as_str(), "details" | "expand")
         .then(|| {

@@ -117,6 +117,12 @@ pub fn convert(
         };
         if consumed > 0 {
             i += consumed;
+            // A line right after an alert would continue its quote (a lazy continuation).
+            if out.last().is_some_and(|l| l.starts_with('>'))
+                && lines.get(i).is_some_and(|l| !l.trim().is_empty())
+            {
+                out.push(String::new());
+            }
             continue;
         }
         let line = match from {
@@ -186,6 +192,11 @@ fn alert_kind(name: &str) -> Option<&'static str> {
 
 /// The kind named by a shortcode's first positional or `type`/`color` argument.
 fn first_arg_kind(args: &str) -> &'static str {
+    arg_kind(args).unwrap_or("NOTE")
+}
+
+/// [`first_arg_kind`], when an argument names one.
+fn arg_kind(args: &str) -> Option<&'static str> {
     named_arg(args, "type")
         .or_else(|| named_arg(args, "color"))
         .or_else(|| {
@@ -195,7 +206,6 @@ fn first_arg_kind(args: &str) -> &'static str {
                 .map(|a| a.trim_matches('"').to_string())
         })
         .and_then(|k| alert_kind(&k))
-        .unwrap_or("NOTE")
 }
 
 /// The first argument when it is quoted (`"Why …?"`, `` `Why …?` ``).
@@ -316,7 +326,7 @@ mod tests {
         );
         assert_eq!(
             c.text,
-            "> [!WARNING]\n> Mind the gap.\n```sql\nSELECT 1;\n```\nSee {{< ref \"other\" >}}.\n"
+            "> [!WARNING]\n> Mind the gap.\n\n```sql\nSELECT 1;\n```\nSee {{< ref \"other\" >}}.\n"
         );
         assert_eq!(c.converted, 2);
         assert_eq!(c.unconverted.len(), 1);
@@ -354,7 +364,7 @@ mod tests {
             "p.md",
             1,
         );
-        assert_eq!(c.text, "> [!NOTE]\n> Keep it.\n{{ youtube(id=\"x\") }}\n");
+        assert_eq!(c.text, "> [!NOTE]\n> Keep it.\n\n{{ youtube(id=\"x\") }}\n");
         assert_eq!(c.unconverted.len(), 1);
 
         let c = convert(
@@ -385,6 +395,34 @@ mod tests {
 
     /// A block opener without a closer stays as text, and does not keep another kind of
     /// block (another closer) from converting.
+    /// A generic shortcode's argument names the kind; the paragraph after the block is not
+    /// part of it.
+    #[test]
+    fn a_hints_argument_names_its_kind() {
+        let t = SourceTree::new(Path::new("."));
+        let p = Path::new("./page.md");
+        for (args, kind) in [
+            (" warning", "WARNING"),
+            (" danger", "CAUTION"),
+            (" info", "NOTE"),
+            ("", "TIP"),
+        ] {
+            let c = convert(
+                Generator::Hugo,
+                &format!("{{{{< hint{args} >}}}}\nMind it.\n{{{{< /hint >}}}}\nNext paragraph.\n"),
+                p,
+                &t,
+                "page.md",
+                1,
+            );
+            assert_eq!(
+                c.text,
+                format!("> [!{kind}]\n> Mind it.\n\nNext paragraph.\n"),
+                "{args}"
+            );
+        }
+    }
+
     #[test]
     fn an_unclosed_block_leaves_other_blocks_alone() {
         let t = SourceTree::new(Path::new("."));
@@ -399,7 +437,7 @@ mod tests {
         );
         assert_eq!(
             c.text,
-            "{{< warning >}}\na\n> [!NOTE]\n> n\n{{< warning >}}\nb\n"
+            "{{< warning >}}\na\n> [!NOTE]\n> n\n\n{{< warning >}}\nb\n"
         );
         assert_eq!(c.converted, 1);
         let at: Vec<&str> = c.unconverted.iter().map(|l| l.at.as_str()).collect();
@@ -413,7 +451,7 @@ mod tests {
             "p.md",
             1,
         );
-        assert_eq!(c.text, "::::note\nx\n> [!TIP]\n> y\n:::::caution\nz\n");
+        assert_eq!(c.text, "::::note\nx\n> [!TIP]\n> y\n\n:::::caution\nz\n");
         let c = convert(
             Generator::Zola,
             "{% note() %}\na\n{% warning() %}\nb\n",

@@ -74,7 +74,17 @@ pub fn split(body: &str, named_faq: bool) -> Option<FaqSplit> {
     let mut best: Option<(usize, usize)> = None; // (count, level)
     for level in 1..=6 {
         let at: Vec<&Heading> = headings.iter().filter(|h| h.level == level).collect();
-        let questions = at.iter().filter(|h| is_question(&h.text)).count();
+        let asked: Vec<String> = at
+            .iter()
+            .filter(|h| is_question(&h.text))
+            .map(|h| h.text.trim().to_lowercase())
+            .collect();
+        // A question asked twice is a template's subheading (`### Why is this bad?` under
+        // each lint of a reference page), not a FAQ's: a FAQ asks each once.
+        if asked.iter().enumerate().any(|(i, q)| asked[..i].contains(q)) {
+            continue;
+        }
+        let questions = asked.len();
         let enough = if named_faq {
             questions >= 1 && at.len() >= 2
         } else {
@@ -335,6 +345,10 @@ pub fn is_question(text: &str) -> bool {
         "问：",
         "问:",
     ];
+    // `How to create a queue` titles a guide's section; `How to create a queue?` asks.
+    if lower.starts_with("how to ") {
+        return false;
+    }
     WORDS.iter().any(|w| lower.starts_with(w))
         || ZH.iter().any(|w| t.contains(w))
         || t.ends_with('吗')
@@ -489,6 +503,13 @@ mod tests {
         assert!(split("## Why?\n\nonly one question\n", true).is_none());
         // A page named a FAQ whose headings ask nothing is not split.
         assert!(split("## Setup\n\nx\n\n## Usage\n\ny\n", true).is_none());
+        // A reference page whose entries share question-like subheadings is a template.
+        let lints = "## non_kebab_case\n\n### What it does\n\na\n\n### Why is this bad?\n\nb\n\n### Example\n\nc\n\n## redundant_feature\n\n### What it does\n\nd\n\n### Why is this bad?\n\ne\n\n### Example\n\nf\n";
+        assert!(split(lints, false).is_none());
+        // A guide's `How to …` sections ask nothing.
+        let guide = "## Background\n\nx\n\n## How to create a link\n\ny\n\n## How to use it\n\nz\n";
+        assert!(split(guide, false).is_none());
+        assert!(is_question("How to create a link?"));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! stays) and is reported, so the book passes `kbook check`.
 
 use super::Leftover;
-use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
+use pulldown_cmark::{Event, LinkType, Parser, Tag};
 use std::collections::HashMap;
 
 /// Where each source page's text went.
@@ -44,14 +44,19 @@ pub fn rewrite(
         }
     };
     let lines = crate::diagnostic::LineIndex::new(body);
-    let parser = Parser::new_ext(body, Options::all());
+    let parser = Parser::new_ext(body, crate::render::markdown::options());
     // Reference definitions (`[label]: ../b/faq.md`): the definition is pointed at the entry,
     // which every `[text][label]` follows; a definition of a page not imported goes, and
     // its links keep their text.
     let mut dead_labels = std::collections::HashSet::new();
     for (label, def) in parser.reference_definitions().iter() {
         let span = def.span.clone();
-        let Some(target) = resolve(&def.dest, page, targets, own_anchors) else {
+        let target = if crate::render::links::is_unsafe_scheme(&def.dest) {
+            Some(None)
+        } else {
+            resolve(&def.dest, page, targets, own_anchors)
+        };
+        let Some(target) = target else {
             continue;
         };
         match target {
@@ -68,8 +73,13 @@ pub fn rewrite(
                 notes.push(Leftover {
                     at: super::line_at(at, &lines, span.start),
                     what: format!(
-                        "link definition `[{label}]: {}` removed (the links' text kept): no imported page there",
-                        def.dest
+                        "link definition `[{label}]: {}` removed (the links' text kept): {}",
+                        def.dest,
+                        if crate::render::links::is_unsafe_scheme(&def.dest) {
+                            "it runs script"
+                        } else {
+                            "no imported page there"
+                        }
                     ),
                 });
                 dead_labels.insert(label.to_lowercase());
@@ -133,6 +143,16 @@ pub fn rewrite(
             _ => continue,
         };
         let dest = dest_url.to_string();
+        // A link that runs script is refused by `kbook check`: it goes, its text stays.
+        if crate::render::links::is_unsafe_scheme(&dest) {
+            let text = &body[range.clone()];
+            notes.push(Leftover {
+                at: super::line_at(at, &lines, range.start),
+                what: format!("link to `{dest}` removed (its text kept): it runs script"),
+            });
+            edits.push((range.clone(), link_text(text).to_string()));
+            continue;
+        }
         if dest.starts_with('/') && !dest.starts_with("//") {
             notes.push(Leftover {
                 at: super::line_at(at, &lines, range.start),
@@ -155,10 +175,7 @@ pub fn rewrite(
                 }
             }
             None => {
-                let label = text
-                    .strip_prefix('[')
-                    .and_then(|t| t.rfind("](").map(|i| &t[..i]))
-                    .unwrap_or(text);
+                let label = link_text(text);
                 notes.push(Leftover {
                     at: super::line_at(at, &lines, range.start),
                     what: format!(
@@ -170,6 +187,13 @@ pub fn rewrite(
         }
     }
     super::apply_edits(body, edits)
+}
+
+/// The text of an inline link `[text](dest)` as written.
+fn link_text(link: &str) -> &str {
+    link.strip_prefix('[')
+        .and_then(|t| t.rfind("](").map(|i| &t[..i]))
+        .unwrap_or(link)
 }
 
 /// The link from an entry of `connector` to entry `id` of connector `c` (its `.md` file).
@@ -335,6 +359,23 @@ mod tests {
         let at: Vec<&str> = notes.iter().map(|n| n.at.as_str()).collect();
         assert_eq!(at, ["faq/kafka.md:12", "faq/kafka.md:14"]);
         assert!(notes[1].what.contains("kept"));
+    }
+
+    /// What `kbook check` refuses goes with a note that says why; a footnote's links are
+    /// read as the renderer reads them.
+    #[test]
+    fn links_that_run_script_go_and_footnotes_are_read() {
+        let t = PageTargets::default();
+        let body = "A [demo](javascript:alert$.next(\"Demo\")) and [ref][x].\n\n[x]: javascript:void(0)\n\nText[^1].\n\n  [^1]:\n    See [abstract](#+type:abstract).\n";
+        let (out, notes) = rewritten(body, "ref/a.md", "ref", &t, ("ref/a.md", 1));
+        assert!(
+            out.starts_with("A demo and ref.\n") && out.contains("See abstract."),
+            "{out}"
+        );
+        let what: Vec<&str> = notes.iter().map(|n| n.what.as_str()).collect();
+        assert_eq!(what.len(), 3, "{what:#?}");
+        assert!(what[0].contains("it runs script") && what[1].contains("it runs script"));
+        assert!(what[2].contains("#+type:abstract"));
     }
 
     #[test]

@@ -142,7 +142,7 @@ fn missing_static_file(
 /// Whether a link runs script or embeds a document (`javascript:`, `vbscript:`, `data:`),
 /// read the way browsers read it: ASCII tab and newline removed, leading controls and spaces
 /// skipped, any case.
-pub(super) fn is_unsafe_scheme(dest: &str) -> bool {
+pub(crate) fn is_unsafe_scheme(dest: &str) -> bool {
     let lower: String = dest
         .trim_start_matches(|c: char| c <= ' ')
         .chars()

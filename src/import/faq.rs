@@ -81,7 +81,11 @@ pub fn split(body: &str, named_faq: bool) -> Option<FaqSplit> {
             .collect();
         // A question asked twice is a template's subheading (`### Why is this bad?` under
         // each lint of a reference page), not a FAQ's: a FAQ asks each once.
-        if asked.iter().enumerate().any(|(i, q)| asked[..i].contains(q)) {
+        if asked
+            .iter()
+            .enumerate()
+            .any(|(i, q)| asked[..i].contains(q))
+        {
             continue;
         }
         let questions = asked.len();

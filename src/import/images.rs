@@ -71,7 +71,9 @@ pub fn rewrite(
             || dest.starts_with(['#', '<'])
             || dest.starts_with("data:")
     };
-    for (event, range) in Parser::new_ext(body, crate::render::markdown::options()).into_offset_iter() {
+    for (event, range) in
+        Parser::new_ext(body, crate::render::markdown::options()).into_offset_iter()
+    {
         let dest_url = match event {
             Event::Start(Tag::Image { dest_url, .. }) => dest_url,
             // Raw HTML as written: its `<img src>` are copied and pointed at the copies too.

@@ -17,6 +17,84 @@ pub struct PageTargets {
     /// Entry `(connector, id)` → the ids its page gives its headings: a link's `#anchor`
     /// is kept when the entry has it.
     pub headings: HashMap<(String, String), std::collections::HashSet<String>>,
+    /// Entry `(connector, id)` → the ids the source generator gave its headings, where they
+    /// differ from the entry's, → the entry's (`#buildtarget` → `#build-target`).
+    pub source_ids: HashMap<(String, String), HashMap<String, String>>,
+}
+
+/// The ids `from` gives the headings `(text, kbook id)` of a page, where they differ from
+/// kbook's, mapped to kbook's.
+pub fn source_ids(
+    from: super::Generator,
+    headings: &[(String, String)],
+) -> HashMap<String, String> {
+    let mut used: HashMap<String, usize> = HashMap::new();
+    let mut out = HashMap::new();
+    for (text, id) in headings {
+        let source = match from {
+            super::Generator::Mkdocs => mkdocs_id(text, &mut used),
+            // Hugo, Docusaurus and mdBook name headings as GitHub does; Zola as kbook does.
+            super::Generator::Zola => continue,
+            _ => github_id(text, &mut used),
+        };
+        if &source != id {
+            out.entry(source).or_insert_with(|| id.clone());
+        }
+    }
+    out
+}
+
+/// GitHub's heading ids (Hugo, Docusaurus, mdBook): lowercase, letters, digits, `-` and `_`
+/// kept, spaces to `-`, the rest dropped; a repeated one gets `-1`, `-2`, ….
+fn github_id(text: &str, used: &mut HashMap<String, usize>) -> String {
+    let base: String = text
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            c if c.is_whitespace() => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect();
+    let n = used.entry(base.clone()).or_insert(0);
+    *n += 1;
+    if *n == 1 {
+        base
+    } else {
+        format!("{base}-{}", *n - 1)
+    }
+}
+
+/// Python-Markdown's heading ids (MkDocs): ASCII letters, digits, `_` and `-` kept (accents
+/// dropped), runs of spaces and `-` to one `-`, lowercase; an empty or repeated one gets
+/// `_1`, `_2`, ….
+fn mkdocs_id(text: &str, used: &mut HashMap<String, usize>) -> String {
+    use icu_normalizer::DecomposingNormalizerBorrowed;
+    let decomposed = DecomposingNormalizerBorrowed::new_nfkd().normalize(text);
+    let kept: String = decomposed
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-') || c.is_whitespace())
+        .collect::<String>()
+        .trim()
+        .to_lowercase();
+    let mut base = String::new();
+    for c in kept.chars() {
+        if c == '-' || c.is_whitespace() {
+            if !base.ends_with('-') {
+                base.push('-');
+            }
+        } else {
+            base.push(c);
+        }
+    }
+    let n = used.entry(base.clone()).or_insert(0);
+    *n += 1;
+    if *n == 1 && !base.is_empty() {
+        base
+    } else {
+        format!("{base}_{}", *n - usize::from(!base.is_empty()))
+    }
 }
 
 /// `body` of the entry `(connector, id)` that came from source page `page` with its links
@@ -43,6 +121,19 @@ pub fn rewrite(
             &computed
         }
     };
+    let no_map = HashMap::new();
+    let own_source = targets
+        .source_ids
+        .get(&(connector.to_string(), id.to_string()))
+        .unwrap_or(&no_map);
+    // An in-page link by the source generator's id: the entry's id for that heading.
+    let in_page = |dest: &str| {
+        let a = dest.strip_prefix('#')?;
+        (!own_anchors.contains(a))
+            .then(|| own_source.get(a))
+            .flatten()
+            .map(|k| format!("#{k}"))
+    };
     let lines = crate::diagnostic::LineIndex::new(body);
     let parser = Parser::new_ext(body, crate::render::markdown::options());
     // Reference definitions (`[label]: ../b/faq.md`): the definition is pointed at the entry,
@@ -51,6 +142,13 @@ pub fn rewrite(
     let mut dead_labels = std::collections::HashSet::new();
     for (label, def) in parser.reference_definitions().iter() {
         let span = def.span.clone();
+        if let Some(new) = in_page(&def.dest)
+            && let Some(i) = body.get(span.clone()).and_then(|t| t.find(&*def.dest))
+        {
+            let start = span.start + i;
+            edits.push((start..start + def.dest.len(), new));
+            continue;
+        }
         let target = if crate::render::links::is_unsafe_scheme(&def.dest) {
             Some(None)
         } else {
@@ -151,6 +249,14 @@ pub fn rewrite(
                 what: format!("link to `{dest}` removed (its text kept): it runs script"),
             });
             edits.push((range.clone(), link_text(text).to_string()));
+            continue;
+        }
+        if let Some(new) = in_page(&dest) {
+            let text = &body[range.clone()];
+            if let Some(at) = text.rfind(&format!("]({dest}")) {
+                let start = range.start + at + 2;
+                edits.push((start..start + dest.len(), new));
+            }
             continue;
         }
         if dest.starts_with('/') && !dest.starts_with("//") {
@@ -269,12 +375,19 @@ fn resolve(
         return Some(Some((c.clone(), id.clone(), None)));
     }
     let (c, id) = &targets.first[found];
-    // The old page's anchor, if the entry has that heading; else the entry itself.
-    let kept = anchor.filter(|a| {
-        targets
-            .headings
-            .get(&(c.clone(), id.clone()))
-            .is_some_and(|h| h.contains(a))
+    // The old page's anchor, if the entry has that heading (by its id there or the source
+    // generator's); else the entry itself.
+    let key = (c.clone(), id.clone());
+    let kept = anchor.and_then(|a| {
+        if targets.headings.get(&key).is_some_and(|h| h.contains(&a)) {
+            Some(a)
+        } else {
+            targets
+                .source_ids
+                .get(&key)
+                .and_then(|m| m.get(&a))
+                .cloned()
+        }
     });
     Some(Some((c.clone(), id.clone(), kept)))
 }
@@ -359,6 +472,56 @@ mod tests {
         let at: Vec<&str> = notes.iter().map(|n| n.at.as_str()).collect();
         assert_eq!(at, ["faq/kafka.md:12", "faq/kafka.md:14"]);
         assert!(notes[1].what.contains("kept"));
+    }
+
+    /// Links by the ids mdBook, Hugo, Docusaurus or MkDocs gave headings land on the same
+    /// headings under kbook's ids, on the page and across pages.
+    #[test]
+    fn links_by_the_source_generators_heading_ids_follow_the_headings() {
+        use super::super::Generator;
+        let heads = |b: &str| crate::render::markdown::MarkdownRenderer::headings(b);
+        let body = "## build.target\n\n## my_option\n\n## A - B\n\n## 原因\n\n## Same\n\n## Same\n";
+        let mdbook = source_ids(Generator::Mdbook, &heads(body));
+        assert_eq!(
+            mdbook.get("buildtarget").map(String::as_str),
+            Some("build-target")
+        );
+        assert_eq!(mdbook.get("a---b").map(String::as_str), Some("a-b"));
+        let mkdocs = source_ids(Generator::Mkdocs, &heads(body));
+        assert_eq!(
+            mkdocs.get("buildtarget").map(String::as_str),
+            Some("build-target")
+        );
+        assert_eq!(mkdocs.get("a-b"), None, "the same id needs no mapping");
+        assert_eq!(mkdocs.get("_1").map(String::as_str), Some("原因"));
+        assert_eq!(mkdocs.get("same_1").map(String::as_str), Some("same-1"));
+        assert!(source_ids(Generator::Zola, &heads(body)).is_empty());
+
+        let mut t = PageTargets::default();
+        t.first
+            .insert("ref/config.md".into(), ("ref".into(), "config".into()));
+        let config = "## net.git-fetch-with-cli\n";
+        t.headings.insert(
+            ("ref".into(), "config".into()),
+            heads(config).into_iter().map(|(_, id)| id).collect(),
+        );
+        t.source_ids.insert(
+            ("ref".into(), "config".into()),
+            source_ids(Generator::Mdbook, &heads(config)),
+        );
+        t.source_ids
+            .insert(("app".into(), "entry".into()), mdbook.clone());
+        let page = format!(
+            "{body}\nSee [t](#buildtarget), [x][d] and [git](../ref/config.md#netgit-fetch-with-cli).\n\n[d]: #my_option\n"
+        );
+        let (out, notes) = rewritten(&page, "app/setup.md", "app", &t, ("app/setup.md", 1));
+        assert!(
+            out.contains("[t](#build-target)")
+                && out.contains("[d]: #my-option")
+                && out.contains("[git](../ref/config.md#net-git-fetch-with-cli)"),
+            "{out}"
+        );
+        assert!(notes.is_empty(), "{:?}", said(&notes));
     }
 
     /// What `kbook check` refuses goes with a note that says why; a footnote's links are

@@ -269,7 +269,7 @@ pub fn import(
             not_utf8.join("\n  ")
         )));
     }
-    write::write_book(into, &tree, drafts, &mut report)?;
+    write::write_book(into, from, &tree, drafts, &mut report)?;
     Ok(report)
 }
 

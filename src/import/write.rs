@@ -18,6 +18,7 @@ const TAKEN_SLUGS: [&str; 1] = ["search"];
 /// Writes `drafts` as a book into `into`.
 pub fn write_book(
     into: &Path,
+    from: super::Generator,
     tree: &SourceTree,
     drafts: Vec<Draft>,
     report: &mut ImportReport,
@@ -94,10 +95,13 @@ pub fn write_book(
             .first
             .entry(d.page.clone())
             .or_insert_with(|| to.clone());
-        targets.headings.insert(
-            to.clone(),
-            crate::render::markdown::MarkdownRenderer::heading_ids(&d.body),
-        );
+        let headings = crate::render::markdown::MarkdownRenderer::headings(&d.body);
+        targets
+            .source_ids
+            .insert(to.clone(), links::source_ids(from, &headings));
+        targets
+            .headings
+            .insert(to.clone(), headings.into_iter().map(|(_, id)| id).collect());
         if let Some(a) = &d.anchor {
             targets.anchors.insert((d.page.clone(), a.clone()), to);
         }

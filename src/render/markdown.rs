@@ -163,8 +163,13 @@ impl MarkdownRenderer {
 
     /// Heading ids of a body, in order (used to check `#anchor` links before rendering).
     pub fn heading_ids(body: &str) -> HashSet<String> {
+        Self::headings(body).into_iter().map(|(_, id)| id).collect()
+    }
+
+    /// Each heading of `body` in order: its text and the id its page gives it.
+    pub fn headings(body: &str) -> Vec<(String, String)> {
         let mut used = HashMap::new();
-        let mut ids = HashSet::new();
+        let mut ids = Vec::new();
         let mut in_heading: Option<(Option<String>, String)> = None;
         for ev in Parser::new_ext(body, options()) {
             match ev {
@@ -178,7 +183,8 @@ impl MarkdownRenderer {
                 }
                 Event::End(TagEnd::Heading(_)) => {
                     if let Some((explicit, text)) = in_heading.take() {
-                        ids.insert(explicit.unwrap_or_else(|| unique_slug(&text, &mut used)));
+                        let id = explicit.unwrap_or_else(|| unique_slug(&text, &mut used));
+                        ids.push((text, id));
                     }
                 }
                 _ => {}

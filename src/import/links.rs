@@ -364,7 +364,31 @@ fn resolve(
     } else {
         return None;
     };
-    let Some(found) = candidates.iter().find(|c| targets.first.contains_key(*c)) else {
+    // Hugo's `ref "other.md"` names a page beside this one first, then from the root.
+    let beside: Vec<String> = match path.strip_prefix("@/") {
+        Some(p) => crate::urls::normalize(&format!(
+            "{}{p}",
+            page.rfind('/').map_or("", |i| &page[..=i])
+        ))
+        .map(|j| {
+            let j = j.trim_end_matches('/');
+            if is_page {
+                vec![j.to_string()]
+            } else {
+                [".md", ".mdx", "/index.md", "/_index.md"]
+                    .iter()
+                    .map(|e| format!("{j}{e}"))
+                    .collect()
+            }
+        })
+        .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let Some(found) = candidates
+        .iter()
+        .chain(&beside)
+        .find(|c| targets.first.contains_key(*c))
+    else {
         // A page of the tree that was not imported (`@/`: Zola, Hugo refs; a path without an
         // extension: Docusaurus, Hugo): its link would be dead.
         return Some(None);
@@ -439,6 +463,11 @@ mod tests {
             "[sec](../ops/operations.md) [page](../ops/restart.md) gone\n"
         );
         assert_eq!(notes.len(), 1);
+        // A page named by its path beside the linking page.
+        let body = "[r](@/restart.md) [s](@/restart)\n";
+        let (out, notes) = rewritten(body, "ops/refs.md", "ops", &t, ("ops/refs.md", 1));
+        assert_eq!(out, "[r](restart.md) [s](restart.md)\n");
+        assert!(notes.is_empty());
     }
 
     #[test]

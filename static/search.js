@@ -165,7 +165,11 @@
 
   function fetchBytes(url) {
     return fetch(url).then(function (r) {
-      if (!r.ok) throw new Error("could not load " + url + ": HTTP " + r.status);
+      if (!r.ok) {
+        var e = new Error("could not load " + url + ": HTTP " + r.status);
+        e.status = r.status;
+        throw e;
+      }
       return r.arrayBuffer();
     });
   }
@@ -424,8 +428,13 @@
         }
         self.loaded[i] = true;
       });
-      // A failed fetch may be retried by a later search.
-      p.catch(function () { if (self.pending[i] === p) delete self.pending[i]; });
+      // A failed fetch may be retried by a later search. A block that is gone belongs to an
+      // index the site no longer has: it was built again since this page loaded.
+      p = p.catch(function (e) {
+        if (self.pending[i] === p) delete self.pending[i];
+        if (e && (e.status === 404 || e.status === 410)) e.stale = true;
+        throw e;
+      });
       self.pending[i] = p;
     }
     return self.pending[i];
@@ -449,11 +458,21 @@
     return text.slice(0, KEEP_QUERY_CHARS) + "\n" + text.slice(text.length - KEEP_QUERY_CHARS);
   }
 
+  // One search; when the index this page loaded has gone from the site (a new build), the
+  // new one is loaded (the manifest names it) and the search runs once more on it.
+  function searchOnce(text, opts, retried) {
+    return load().then(function (engine) {
+      return engine.search(text, opts);
+    }).catch(function (e) {
+      if (!e || !e.stale || retried) throw e;
+      loading = null;
+      return searchOnce(text, opts, true);
+    });
+  }
+
   function rawSearch(q, opts) {
     var text = clampQuery(String(q == null ? "" : q));
-    return load().then(function (engine) {
-      return engine.search(text, cleanOptions(opts));
-    }).then(function (res) {
+    return searchOnce(text, cleanOptions(opts), false).then(function (res) {
       res.hits.forEach(function (h) { h.url = single ? "#" + h.id : root + h.url; });
       return res;
     });

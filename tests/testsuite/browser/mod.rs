@@ -304,6 +304,45 @@ fn text_an_input_method_is_composing_is_not_searched() {
     c.assert_no_errors("browser");
 }
 
+/// A page opened before the site was built again still searches: the index blocks it would
+/// fetch are gone with the old build, so it loads the new index (no reload needed).
+#[test]
+fn a_page_opened_before_a_rebuild_still_searches() {
+    use crate::common::write_generated_book;
+    let dir = tempfile::tempdir().unwrap();
+    let (book, out) = (dir.path().join("book"), dir.path().join("out"));
+    std::fs::create_dir_all(&book).unwrap();
+    let write = |extra: &str| {
+        write_generated_book(&book, "Rebuilt", 200, 4, |i, c| {
+            format!(
+                "---\ntitle: \"Entry {i}\"\nconnector: c{c}\nkind: error\nerrors:\n  - \"org.example.Error{i}: failure {i}\"\n---\n## Symptom\n\nThe job fails with error {i}.{}\n",
+                if i == 7 { extra } else { "" }
+            )
+        })
+    };
+    write("");
+    let built = |what: &str| {
+        let o = build_site(&book, &out, &[]);
+        assert!(
+            o.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    built("first build");
+    let http = serve(out.clone());
+    let c = chromium();
+    c.open(&format!("{http}index.html"));
+    // The page has read the manifest and the index's head; its blocks come with searches.
+    assert_eq!(c.eval("window.kbook.ready()"), true);
+    write(" Zanzibar checkpoint.");
+    built("second build");
+    let hits = c.eval("window.kbook.search('org.example.Error7: failure 7 Zanzibar')");
+    assert_eq!(hits[0]["id"], "entry-7", "{hits}");
+    let hits = c.eval("window.kbook.search('Zanzibar checkpoint')");
+    assert_eq!(hits[0]["id"], "entry-7", "{hits}");
+}
+
 /// Some entry page below the site root (`<connector>/<id>.html`).
 fn c_entry_page(site: &Site) -> String {
     let first = native_index(&site.dir)

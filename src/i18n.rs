@@ -169,6 +169,10 @@ const EN_SCRIPT: &[(&str, &str)] = &[
         "paste_missing",
         "This address names a long search that only the browser tab which ran it keeps. Paste the error again to search.",
     ),
+    (
+        "paste_cut",
+        "This paste is long: its first and last {k}K characters were searched, where a log's failure usually is. Paste the part around the error for a closer match.",
+    ),
     ("facet_connector", "Connector"),
     ("facet_kind", "Kind"),
     ("facet_label", "{name}:"),
@@ -356,6 +360,10 @@ const ZH_SCRIPT: &[(&str, &str)] = &[
     (
         "paste_missing",
         "此地址指向的长搜索只保存在执行它的浏览器标签页中。请重新粘贴错误信息来搜索。",
+    ),
+    (
+        "paste_cut",
+        "粘贴的内容很长：只搜索了开头和结尾各 {k}K 个字符，日志里的故障通常在这两处。粘贴报错附近的部分可以得到更接近的结果。",
     ),
     ("facet_connector", "连接器"),
     ("facet_kind", "类型"),

@@ -60,6 +60,7 @@
     announce_many: "{n} results",
     announce_of: "{n} of {total} results",
     paste_missing: "This address names a long search that only the browser tab which ran it keeps. Paste the error again to search.",
+    paste_cut: "This paste is long: its first and last {k}K characters were searched, where a log's failure usually is. Paste the part around the error for a closer match.",
     facet_connector: "Connector",
     facet_kind: "Kind",
     facet_label: "{name}:",
@@ -1389,6 +1390,10 @@
   SearchPage.prototype.render = function (res, ms, total) {
     var self = this;
     clear(this.results);
+    // What was left unread is said, not hidden (see clampQuery).
+    if (this.area.value.length > 2 * KEEP_QUERY_CHARS) {
+      this.results.appendChild(el("p", "kbook-paste-cut", t("paste_cut", { k: KEEP_QUERY_CHARS / 1024 })));
+    }
     var hits = res.hits;
     this.hits = hits;
     this.links = [];

@@ -491,6 +491,12 @@ fn a_long_paste_stays_out_of_the_address_and_its_end_is_searched() {
     c.eval(&set);
     let first = c.wait_for("(() => { const li = document.querySelector('#kbook-search-page-results .kbook-result'); return li && li.dataset.id; })()");
     assert_eq!(first, query.expect.as_str());
+    // The reader is told that the middle of the paste was not read.
+    let cut = c.eval("(document.querySelector('#kbook-search-page-results .kbook-paste-cut') || {}).textContent || ''");
+    assert!(
+        cut.as_str().is_some_and(|t| t.contains("128K characters")),
+        "{cut}"
+    );
     let address = c.wait_for("location.search.includes('paste=') && location.href");
     let address = address.as_str().unwrap_or_default().to_string();
     assert!(address.len() < 200, "{address}");

@@ -11,8 +11,8 @@ pub struct IndexArgs {
     /// The built site's directory (Hugo's `public/`, MkDocs' `site/`, mdBook's `book/`, …).
     pub site: PathBuf,
     /// CSS selector of the content element, for pages without `data-kbook-body` (default:
-    /// `<main>`, else `<article>`, else `[role=main]`, else `<body>` without its nav, header,
-    /// footer, aside and forms).
+    /// `<main>`, else `<article>`, else `[role=main]`, without the nav, aside, footer and forms
+    /// inside it; else `<body>` without its nav, header, footer, aside and forms).
     #[arg(long, value_name = "CSS")]
     pub selector: Option<String>,
     /// Where the search files go, relative to the site.

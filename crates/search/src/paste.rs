@@ -55,9 +55,21 @@ const LEVELS: [&str; 11] = [
     "CRIT",
 ];
 
+/// The levels `java.util.logging` prints in a Chinese locale (`严重: message` for SEVERE,
+/// 警告 WARNING, 信息 INFO): levels only with their colon, as these are words too.
+const ZH_LEVELS: [&str; 3] = ["严重", "警告", "信息"];
+
 pub(crate) fn is_level(word: &str) -> bool {
     let w = word.trim_end_matches(':');
-    LEVELS.contains(&w)
+    LEVELS.contains(&w) || (w.len() < word.len() && ZH_LEVELS.contains(&w))
+}
+
+/// Whether a level reports trouble.
+fn is_error_level(word: &str) -> bool {
+    matches!(
+        word.trim_end_matches(':'),
+        "ERROR" | "SEVERE" | "FATAL" | "CRITICAL" | "CRIT" | "严重"
+    )
 }
 
 /// An ISO date and time as one word (`2024-05-01T10:00:00.123456789Z`,
@@ -180,10 +192,7 @@ fn strip_prefix(line: &str) -> Stripped<'_> {
             continue;
         }
         if is_level(w) {
-            error_level |= matches!(
-                w.trim_end_matches(':'),
-                "ERROR" | "SEVERE" | "FATAL" | "CRITICAL" | "CRIT"
-            );
+            error_level |= is_error_level(w);
             rest = after.trim_start();
             in_prefix = true;
             record = true;
@@ -697,9 +706,14 @@ mod tests {
             "12:14:16.099 [vert.x-thread-0] WARN c.e.Consumer - failed to consume",
             "ERROR: relation \"orders\" does not exist",
             "Dec  4 13:31:04 flink-1 java[1234]: java.io.EOFException: x",
+            "严重: Error reading binlog: SSL peer shut down incorrectly",
         ] {
             assert!(split_paste(record).lines[0].logged, "{record}");
         }
+        // java.util.logging's Chinese level goes as SEVERE does; the word alone is a word.
+        let p = split_paste("严重: Error reading binlog");
+        assert_eq!(p.lines[0].text, "Error reading binlog");
+        assert!(!split_paste("信息 同步不了").lines[0].logged);
         // A version before a typed sentence is stripped like a timestamp, but is no record.
         for typed in [
             "1.17 upgrade fails with: Widget pool exhausted",

@@ -24,6 +24,7 @@ const EN_PAGE: &[(&str, &str)] = &[
     ("search_label", "Search the knowledge base"),
     ("search_placeholder", "Search or paste an error… ( / )"),
     ("search_title", "Search"),
+    ("back_to_site", "← Back to the site"),
     (
         "paste_label",
         "Paste an error message, a log excerpt or a whole stack trace",
@@ -242,6 +243,7 @@ const ZH_PAGE: &[(&str, &str)] = &[
     ("search_label", "搜索知识库"),
     ("search_placeholder", "搜索或粘贴错误信息…（/）"),
     ("search_title", "搜索"),
+    ("back_to_site", "← 返回网站"),
     ("paste_label", "粘贴错误信息、日志片段或完整的堆栈跟踪"),
     (
         "paste_help",

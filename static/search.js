@@ -82,11 +82,22 @@
   };
   var kb = (window.kbook = window.kbook || {});
   if (kb.addStrings) kb.addStrings(STRINGS);
-  // kb.t comes from theme.js; a book that replaced theme.js with an older copy still gets the
-  // English texts.
+  // Without theme.js (a site `kbook index` searches, or a book that replaced theme.js with an
+  // older copy), the page's kbook-strings meta still gives its language's texts.
+  if (!kb.strings) {
+    kb.strings = {};
+    try {
+      var meta = document.querySelector('meta[name="kbook-strings"]');
+      var given = JSON.parse((meta && meta.getAttribute("content")) || "{}") || {};
+      Object.keys(given).forEach(function (k) {
+        if (typeof given[k] === "string") kb.strings[k] = given[k];
+      });
+    } catch (e) { /* English, then */ }
+  }
+  // kb.t comes from theme.js.
   function t(key, vars) {
     if (kb.t) return kb.t(key, vars);
-    var text = STRINGS[key] || key;
+    var text = kb.strings[key] || STRINGS[key] || key;
     return vars ? text.replace(/\{([a-z_]+)\}/g, function (m, n) { return n in vars ? String(vars[n]) : m; }) : text;
   }
 

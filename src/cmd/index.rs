@@ -22,6 +22,10 @@ pub struct IndexArgs {
     /// cannot edit).
     #[arg(long)]
     pub ui: bool,
+    /// The language of the search page and box, e.g. `zh` (default: the `lang` of the site's
+    /// index.html, else English).
+    #[arg(long, value_name = "TAG")]
+    pub language: Option<String>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -34,6 +38,7 @@ pub fn run(args: &IndexArgs) -> Result<ExitCode> {
         selector: args.selector.clone(),
         subdir: args.output_subdir.clone(),
         ui: args.ui,
+        language: args.language.clone(),
     })?;
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?)?;

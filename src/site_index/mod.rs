@@ -71,6 +71,9 @@ pub struct IndexOptions {
     pub subdir: String,
     /// Add the search box and the loader to every page.
     pub ui: bool,
+    /// The language of the search page and box (a BCP 47 tag); `None`: the `lang` of the
+    /// site's `index.html`, else English.
+    pub language: Option<String>,
 }
 
 /// What `kbook index` did.
@@ -185,10 +188,16 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
         )));
     }
     let home = format!("{to_root}index.html");
-    let page = SEARCH_PAGE.replace("{home}", &crate::html::escape(&home));
+    let language = opts
+        .language
+        .clone()
+        .or_else(|| site_language(site))
+        .unwrap_or_else(|| "en".into());
+    let strings = crate::i18n::Strings::new(&language, &std::collections::BTreeMap::new());
+    let (page, loader) = localized(&strings, &language, &home);
     let search_css = [scoped_palette().as_bytes(), BADGES_CSS, SEARCH_CSS].concat();
     for (path, bytes) in [
-        (LOADER, LOADER_JS),
+        (LOADER, loader.as_bytes()),
         ("search.css", search_css.as_slice()),
         ("page.css", PAGE_CSS),
         ("search.html", page.as_bytes()),
@@ -214,6 +223,55 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
     report.no_body = std::mem::take(&mut edits.no_body);
     report.injected = edits.apply()?;
     Ok(report)
+}
+
+/// The language the site's home page declares (`<html lang="zh-CN">`), as Pagefind reads it.
+fn site_language(site: &Path) -> Option<String> {
+    let html = std::fs::read_to_string(site.join("index.html")).ok()?;
+    let doc = scraper::Html::parse_document(&html);
+    let lang = doc.root_element().value().attr("lang")?.trim();
+    (!lang.is_empty()).then(|| lang.to_string())
+}
+
+/// The search page and the loader in the language of `strings`: the page's own texts, and
+/// the texts search.js shows (its `kbook-strings`), which the loader gives the site's pages.
+fn localized(strings: &crate::i18n::Strings, language: &str, home: &str) -> (String, String) {
+    use crate::html::escape;
+    let script = if strings.script.is_empty() {
+        "null".to_string()
+    } else {
+        serde_json::to_string(&strings.script).unwrap_or_else(|_| "null".into())
+    };
+    let meta = if strings.script.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<meta name=\"kbook-strings\" content=\"{}\">",
+            escape(&script)
+        )
+    };
+    let mut page = SEARCH_PAGE
+        .replace("{home}", &escape(home))
+        .replace("{lang}", &escape(language))
+        .replace("{strings_meta}", &meta);
+    for key in [
+        "search_title",
+        "back_to_site",
+        "paste_label",
+        "search_button",
+    ] {
+        page = page.replace(&format!("{{{key}}}"), &escape(strings.get(key)));
+    }
+    let placeholder =
+        serde_json::to_string(strings.get("search_placeholder")).unwrap_or_else(|_| "\"\"".into());
+    // `</` cannot end a script here: the loader is a file of its own, not inline.
+    let loader = String::from_utf8_lossy(LOADER_JS)
+        .replace("/*kbook-strings*/null", &script)
+        .replace(
+            "/*kbook-placeholder*/\"Search, or paste an error\"",
+            &placeholder,
+        );
+    (page, loader)
 }
 
 /// The site's pages as index entries, a batch at a time: a batch is read and parsed on all

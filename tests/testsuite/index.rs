@@ -336,3 +336,52 @@ fn index_ui_keeps_other_encodings_and_skips_earlier_search_folders() {
         "{text}"
     );
 }
+
+/// The search page and box speak the site's language, read from its home page's `lang` as
+/// Pagefind reads it; `--language` says it outright.
+#[test]
+fn index_speaks_the_language_of_the_site() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    std::fs::create_dir_all(site.join("docs")).unwrap();
+    std::fs::write(
+        site.join("index.html"),
+        "<!DOCTYPE html><html lang=\"zh-CN\"><head><title>首页</title></head><body><main><h1>首页</h1><p>欢迎。</p></main></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("docs/binlog.html"),
+        "<!DOCTYPE html><html lang=\"zh-CN\"><head><title>Binlog</title></head><body><main><h1>Binlog 被清理</h1><p>作业报错 The connector is trying to read binlog starting at GTIDs，但 binlog 已被清理。</p></main></body></html>",
+    )
+    .unwrap();
+    index(&site, &[]);
+    let page = std::fs::read_to_string(site.join("kbook/search.html")).unwrap();
+    assert!(page.contains("<html lang=\"zh-CN\">"), "{page}");
+    assert!(
+        page.contains("<h1>搜索</h1>") && page.contains("返回网站"),
+        "{page}"
+    );
+    assert!(page.contains("name=\"kbook-strings\""), "{page}");
+    let loader = std::fs::read_to_string(site.join("kbook/kbook.js")).unwrap();
+    assert!(loader.contains("搜索或粘贴错误信息") && loader.contains("没有可信的匹配"));
+
+    // In the browser, the results say so in Chinese.
+    let c = chromium();
+    c.open(&format!(
+        "{}?q={}",
+        file_url(&site.join("kbook/search.html")),
+        crate::common::url_encode("binlog 被清理")
+    ));
+    let status = c.wait_for(
+        "(() => { const s = document.getElementById('kbook-search-status'); return s && /结果/.test(s.textContent) && s.textContent; })()",
+    );
+    assert!(
+        status.as_str().is_some_and(|s| s.contains("个结果")),
+        "{status}"
+    );
+
+    index(&site, &["--language", "en"]);
+    let page = std::fs::read_to_string(site.join("kbook/search.html")).unwrap();
+    assert!(page.contains("<html lang=\"en\">") && page.contains("<h1>Search</h1>"));
+    assert!(!page.contains("kbook-strings"), "{page}");
+}

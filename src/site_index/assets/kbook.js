@@ -17,8 +17,16 @@
     return e;
   }
 
+  // The texts of the search box and results in the site's language (`kbook index` fills
+  // them in; null for English).
+  var strings = /*kbook-strings*/null;
+  var placeholder = /*kbook-placeholder*/"Search, or paste an error";
+
   // search.js resolves the index, the module and result links from this root.
   if (!document.querySelector('meta[name="kbook-root"]')) add("meta", { name: "kbook-root", content: base });
+  if (strings && !document.querySelector('meta[name="kbook-strings"]')) {
+    add("meta", { name: "kbook-strings", content: JSON.stringify(strings) });
+  }
   add("link", { rel: "stylesheet", href: base + "search.css" });
 
   function boxes() {
@@ -33,7 +41,7 @@
       input.className = "kbook-search-input";
       input.type = "search";
       input.name = "q";
-      input.placeholder = slots[i].getAttribute("data-placeholder") || "Search, or paste an error";
+      input.placeholder = slots[i].getAttribute("data-placeholder") || placeholder;
       input.setAttribute("aria-label", input.placeholder);
       input.autocomplete = "off";
       input.spellcheck = false;

@@ -246,10 +246,12 @@ pub(crate) fn site_context(
         language: config.book.language.clone(),
         repo_url: html.git_repository_url.clone(),
         default_theme: html.default_theme.clone().unwrap_or_else(|| "auto".into()),
-        site_url: html
-            .site_url
-            .as_ref()
-            .map(|u| format!("{}/", u.trim_end_matches('/'))),
+        // As a URL is written in a sitemap or a feed: a path's other scripts percent-encoded,
+        // a host's in punycode (`https://例子.cn/文档` → `https://xn--fsqu00a.cn/%E6%96%87…`).
+        site_url: html.site_url.as_ref().map(|u| {
+            let u = url::Url::parse(u).map_or_else(|_| u.clone(), |p| p.to_string());
+            format!("{}/", u.trim_end_matches('/'))
+        }),
         connectors,
         entry_count: book.entries.len(),
         asset_version: crate::fingerprint::hex(&sha2::Digest::finalize(hasher))[..10].to_string(),

@@ -479,3 +479,47 @@ fn bad_strings_and_language_are_reported_at_their_line() {
         .unwrap();
     assert!(!bad.status.success());
 }
+
+/// A site address in another script is written in the sitemap and feed as a URL is: its
+/// path percent-encoded, its host in punycode.
+#[test]
+fn a_site_address_in_chinese_is_written_as_a_url() {
+    let dir = scratch().join("zh-site-url");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = dir.join("book");
+    kbook(
+        &dir,
+        &[
+            OsStr::new("init"),
+            OsStr::new("--language"),
+            OsStr::new("zh"),
+            root.as_os_str(),
+        ],
+    );
+    let toml = root.join("book.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    assert!(text.contains("[output.html]\n"), "{text}");
+    std::fs::write(
+        &toml,
+        text.replacen(
+            "[output.html]\n",
+            "[output.html]\nsite-url = \"https://例子.cn/文档\"\n",
+            1,
+        ),
+    )
+    .unwrap();
+    let site = dir.join("site");
+    kbook(
+        &root,
+        &[OsStr::new("build"), OsStr::new("--dest"), site.as_os_str()],
+    );
+    let sitemap = std::fs::read_to_string(site.join("sitemap.xml")).unwrap();
+    assert!(
+        sitemap.contains("<loc>https://xn--fsqu00a.cn/%E6%96%87%E6%A1%A3/example/")
+            && !sitemap.contains("文档"),
+        "{sitemap}"
+    );
+}

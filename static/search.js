@@ -1019,7 +1019,8 @@
       list.appendChild(li);
       self.items.push(a);
     });
-    this.panel.appendChild(list);
+    // No empty list of "nearest entries" under "No entries match".
+    if (res.hits.length) this.panel.appendChild(list);
     var all = el("a", "kbook-search-all", t("box_all"));
     all.href = searchPageUrl(q);
     this.panel.appendChild(all);

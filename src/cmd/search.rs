@@ -66,6 +66,10 @@ fn read_query(args: &SearchArgs) -> Result<(String, Option<StdinText>)> {
     if !from_stdin {
         return Ok((words, None));
     }
+    // Asked to read a terminal, say how to end the paste rather than wait in silence.
+    if std::io::stdin().is_terminal() {
+        eprintln!("Paste the error or log, then press Ctrl-D on a new line.");
+    }
     let read = read_bounded(std::io::stdin().lock()).context("cannot read standard input")?;
     let mut q = words;
     if !q.is_empty() {

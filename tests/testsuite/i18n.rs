@@ -228,6 +228,11 @@ fn chinese_book_shows_chinese_chrome_and_passes_axe() {
     c.tab.find_element("#kbook-q").unwrap().click().unwrap();
     c.tab.type_str("qqqzzzvvvxxjj").unwrap();
     assert!(text(&c, ".kbook-no-match-box").starts_with("没有匹配的条目。"));
+    // No empty list of nearest entries under it.
+    assert_eq!(
+        c.eval("document.querySelectorAll('.kbook-search-results [role=listbox]').length"),
+        0
+    );
 
     // 404 and its search link.
     c.open(&format!("{}no-such-example-entry.html", book.http));

@@ -104,6 +104,25 @@ pub fn split(body: &str, named_faq: bool) -> Option<FaqSplit> {
     split_details(body).or_else(|| split_bold(body, &headings, named_faq))
 }
 
+/// Gives the questions of `split` (from `body`) the anchors MkDocs gave their headings: its
+/// ids count repeats and headings without ASCII words (`_1`, `_2`) over the whole page.
+pub fn use_mkdocs_anchors(body: &str, split: &mut FaqSplit) {
+    let lines = LineIndex::new(body);
+    let mut used = std::collections::HashMap::new();
+    let ids: Vec<(usize, String)> = headings(body)
+        .iter()
+        .map(|h| {
+            let id = super::links::mkdocs_id(&h.text, &mut used);
+            (lines.line(h.start), h.id.clone().unwrap_or(id))
+        })
+        .collect();
+    for q in &mut split.questions {
+        if let Some((_, id)) = ids.iter().find(|(line, _)| *line == q.line) {
+            q.anchor = id.clone();
+        }
+    }
+}
+
 /// Questions written as paragraphs of bold text (`**Can I run it on bare metal?**`), each
 /// answered by the paragraphs below it up to the next such question or heading: at least
 /// two on a page named a FAQ, else three.
@@ -514,6 +533,15 @@ mod tests {
         let guide = "## Background\n\nx\n\n## How to create a link\n\ny\n\n## How to use it\n\nz\n";
         assert!(split(guide, false).is_none());
         assert!(is_question("How to create a link?"));
+    }
+
+    #[test]
+    fn mkdocs_questions_keep_mkdocs_anchors() {
+        let body = "## 概述\n\n介绍。\n\n## 为什么作业失败？\n\n答一。\n\n## 如何重启？\n\n答二。\n\n## Why? {#why}\n\n答三。\n";
+        let mut s = split(body, true).unwrap();
+        use_mkdocs_anchors(body, &mut s);
+        let anchors: Vec<&str> = s.questions.iter().map(|q| q.anchor.as_str()).collect();
+        assert_eq!(anchors, ["_1", "_2", "_3", "why"]);
     }
 
     #[test]

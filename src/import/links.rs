@@ -69,7 +69,7 @@ fn github_id(text: &str, used: &mut HashMap<String, usize>) -> String {
 /// Python-Markdown's heading ids (MkDocs): ASCII letters, digits, `_` and `-` kept (accents
 /// dropped), runs of spaces and `-` to one `-`, lowercase; an empty or repeated one gets
 /// `_1`, `_2`, ….
-fn mkdocs_id(text: &str, used: &mut HashMap<String, usize>) -> String {
+pub(super) fn mkdocs_id(text: &str, used: &mut HashMap<String, usize>) -> String {
     use icu_normalizer::DecomposingNormalizerBorrowed;
     let decomposed = DecomposingNormalizerBorrowed::new_nfkd().normalize(text);
     let kept: String = decomposed

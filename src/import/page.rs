@@ -185,7 +185,12 @@ pub fn read(
     };
 
     // A section's index page may be its FAQ (`content/faq/_index.md`): split like any page.
-    let faq = faq::split(&body, faq::named_faq(&page.rel, &title));
+    let mut faq = faq::split(&body, faq::named_faq(&page.rel, &title));
+    if from == Generator::Mkdocs
+        && let Some(split) = faq.as_mut()
+    {
+        faq::use_mkdocs_anchors(&body, split);
+    }
     // Only the section's own `_index.md` names it (not those of its subsections).
     let names_section = page.section_index && {
         let below = page

@@ -66,7 +66,7 @@ pub fn write_book(
             let name = names
                 .get(&d.section)
                 .cloned()
-                .unwrap_or_else(|| section_name(&d.section, &slug));
+                .unwrap_or_else(|| section_name(&d.section, &slug, tree.language.as_deref()));
             (name, d.section.clone())
         });
         outputs.insert(format!("{slug}/index.html"));
@@ -337,9 +337,11 @@ fn connector_slug(section: &str) -> String {
 }
 
 /// A name for a section without one: its directory, words capitalised.
-fn section_name(dir: &str, slug: &str) -> String {
+fn section_name(dir: &str, slug: &str, language: Option<&str>) -> String {
     if dir.is_empty() {
-        return "General".into();
+        // In the book's language, as the rest of its chrome.
+        let chinese = language.is_some_and(crate::i18n::is_chinese);
+        return if chinese { "通用" } else { "General" }.into();
     }
     let words = dir.replace(['-', '_'], " ");
     let mut c = words.chars();
@@ -375,6 +377,8 @@ mod tests {
         );
         assert_eq!(connector_slug("search"), "search-docs");
         assert_eq!(connector_slug("常见问题"), "general");
-        assert_eq!(section_name("kafka-faq", "kafka-faq"), "Kafka faq");
+        assert_eq!(section_name("kafka-faq", "kafka-faq", None), "Kafka faq");
+        assert_eq!(section_name("", "general", Some("zh-CN")), "通用");
+        assert_eq!(section_name("", "general", Some("en")), "General");
     }
 }

@@ -355,6 +355,20 @@ fn resolve(
     let is_page = [".md", ".mdx"].iter().any(|e| joined.ends_with(e));
     let candidates: Vec<String> = if is_page {
         vec![joined.clone()]
+    } else if let Some(stem) = joined.strip_suffix(".html") {
+        // A built page's name (mdBook writes `a.md` as `a.html`, `README.md` as `index.html`):
+        // the page it was built from, when the tree has it; else the link is left alone.
+        let mut c: Vec<String> = [".md", ".mdx"]
+            .iter()
+            .map(|e| format!("{stem}{e}"))
+            .collect();
+        if let Some(dir) = stem.strip_suffix("index") {
+            c.push(format!("{dir}README.md"));
+        }
+        if !c.iter().any(|c| targets.first.contains_key(c)) {
+            return None;
+        }
+        c
     } else if !joined.rsplit('/').next().unwrap_or("").contains('.') {
         // Docusaurus links pages without their extension; Hugo refs name sections too.
         [".md", ".mdx", "/index.md", "/_index.md"]
@@ -463,6 +477,13 @@ mod tests {
             "[sec](../ops/operations.md) [page](../ops/restart.md) gone\n"
         );
         assert_eq!(notes.len(), 1);
+        // A built page's name, as mdBook links its pages.
+        let body = "[r](restart.html#steps) [i](../ops/index.html) [x](other.html)\n";
+        t.first
+            .insert("ops/README.md".into(), ("ops".into(), "ops-home".into()));
+        let (out, notes) = rewritten(body, "ops/refs.md", "ops", &t, ("ops/refs.md", 1));
+        assert_eq!(out, "[r](restart.md) [i](ops-home.md) [x](other.html)\n");
+        assert!(notes.is_empty());
         // A page named by its path beside the linking page.
         let body = "[r](@/restart.md) [s](@/restart)\n";
         let (out, notes) = rewritten(body, "ops/refs.md", "ops", &t, ("ops/refs.md", 1));

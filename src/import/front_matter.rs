@@ -23,18 +23,44 @@ pub(super) fn split_front<'a>(
         if line.trim_end() == delim {
             let front = &text[start..offset];
             let body = &text[(offset + line.len()).min(text.len())..];
+            // Where the parser stopped, as a line and column of the file (the front-matter
+            // starts on line 2).
             let parsed = if delim == "+++" {
-                toml_to_json(front).map_err(|e| e.to_string())
+                toml_to_json(front).map_err(|e| {
+                    let at = e
+                        .span()
+                        .map(|s| crate::diagnostic::line_col(front, s.start));
+                    (e.message().to_string(), at)
+                })
+            } else if front.trim().is_empty() {
+                Ok(serde_json::Value::Object(Default::default()))
             } else {
-                yaml_to_json(front)
+                serde_norway::from_str::<serde_norway::Value>(front)
+                    .map(yaml_value)
+                    .map_err(|e| {
+                        let full = e.to_string();
+                        // What the parser was reading when it failed began where the fix goes
+                        // (`…, while parsing a flow sequence at line 2 column 7`: an unclosed
+                        // `[`); else where it stopped. Both count in the front-matter.
+                        let began = full.split_once(", while ").and_then(|(_, rest)| {
+                            let (_, at) = rest.split_once(" at line ")?;
+                            let (l, c) = at.split_once(" column ")?;
+                            let c: String = c.chars().take_while(char::is_ascii_digit).collect();
+                            Some((l.parse().ok()?, c.parse().ok()?))
+                        });
+                        let at = began.or_else(|| e.location().map(|l| (l.line(), l.column())));
+                        let msg = full.split(" at line ").next().unwrap_or(&full).to_string();
+                        (msg, at)
+                    })
             };
             return match parsed {
                 Ok(v) => (Some(v), body, n + 1),
-                Err(e) => {
-                    report.notes.push(Leftover {
-                        at: format!("{rel}:2"),
-                        what: format!("front-matter could not be read ({e}): imported without it"),
-                    });
+                Err((msg, at)) => {
+                    let (line, col) = at.unwrap_or((1, 1));
+                    report.unreadable.push(format!(
+                        "{rel}:{}:{col}: front-matter cannot be read: {msg}",
+                        line + 1
+                    ));
                     (None, body, n + 1)
                 }
             };

@@ -55,6 +55,10 @@ pub struct ImportReport {
     pub images: usize,
     /// Other things to look at: files that are not pages, text outside any question, ….
     pub notes: Vec<Leftover>,
+    /// Pages that cannot be imported as they are (front-matter that cannot be read), each
+    /// `file:line:column: what`: the import stops before writing anything.
+    #[serde(skip)]
+    pub(crate) unreadable: Vec<String>,
 }
 
 /// One written entry.
@@ -262,11 +266,27 @@ pub fn import(
         let page = page::read(&text, &rel, p, from, &tree, &mut report);
         drafts.extend(page);
     }
-    if !not_utf8.is_empty() {
+    // Every page that cannot be imported as it is, named with where, before anything is
+    // written (a page without its title and tags would pass unnoticed among the notes).
+    if !not_utf8.is_empty() || !report.unreadable.is_empty() {
+        let mut said = Vec::new();
+        if !not_utf8.is_empty() {
+            said.push(format!(
+                "{} page(s) are not UTF-8:\n  {}\nre-encode them as UTF-8 (e.g. `iconv -f GB18030 -t UTF-8 page.md`)",
+                not_utf8.len(),
+                not_utf8.join("\n  ")
+            ));
+        }
+        if !report.unreadable.is_empty() {
+            said.push(format!(
+                "{} page(s) have front-matter that cannot be read:\n  {}\nfix it in the source",
+                report.unreadable.len(),
+                report.unreadable.join("\n  ")
+            ));
+        }
         return Err(ImportError::Source(format!(
-            "{} page(s) are not UTF-8, so nothing was imported:\n  {}\nre-encode them as UTF-8 (e.g. `iconv -f GB18030 -t UTF-8 page.md`) and import again",
-            not_utf8.len(),
-            not_utf8.join("\n  ")
+            "nothing was imported:\n{}\nthen import again",
+            said.join("\n")
         )));
     }
     write::write_book(into, from, &tree, drafts, &mut report)?;

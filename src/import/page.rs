@@ -766,9 +766,12 @@ mod tests {
         let (f, _, _) = split_front("---\ntitle: [unclosed\n---\nx\n", "b.md", &mut report);
         assert!(f.is_none());
         assert!(
-            report.notes.iter().any(|n| n.at == "b.md:2"),
+            report
+                .unreadable
+                .iter()
+                .any(|u| u.starts_with("b.md:2:8: front-matter cannot be read")),
             "{:?}",
-            report.notes
+            report.unreadable
         );
     }
 }

@@ -175,6 +175,17 @@ fn import_names_every_page_that_is_not_utf8() {
     std::fs::write(docs.join("a.md"), "# Ok\n\nfine\n").unwrap();
     std::fs::write(docs.join("b.md"), b"# Caf\xe9 errors\n\nx\n").unwrap();
     std::fs::write(docs.join("c.md"), b"line one\nsecond \xff\n").unwrap();
+    // Front-matter that cannot be read is named in the same round, at its line and column.
+    std::fs::write(
+        docs.join("d.md"),
+        "---\ntitle: Fine\ntags: [a, b\n---\n# D\n\ntext\n",
+    )
+    .unwrap();
+    std::fs::write(
+        docs.join("e.md"),
+        "+++\ntitle = \"x\"\ntitle = \"y\"\n+++\ntext\n",
+    )
+    .unwrap();
     let dest = tempfile::tempdir().unwrap();
     let into = dest.path().join("book");
     let out = kbook_command()
@@ -192,10 +203,18 @@ fn import_names_every_page_that_is_not_utf8() {
             && err.contains("iconv"),
         "{err}"
     );
+    assert!(
+        err.contains("2 page(s) have front-matter that cannot be read")
+            && err.contains("docs/d.md:3:7: front-matter cannot be read")
+            && err.contains("docs/e.md:3:1: front-matter cannot be read"),
+        "{err}"
+    );
     assert!(!into.exists());
     // A book inside the source tree is refused: the next import would read it back.
     std::fs::remove_file(docs.join("b.md")).unwrap();
     std::fs::remove_file(docs.join("c.md")).unwrap();
+    std::fs::remove_file(docs.join("d.md")).unwrap();
+    std::fs::remove_file(docs.join("e.md")).unwrap();
     let inside = docs.join("kb");
     let out = kbook_command()
         .args(["import", "--from", "mkdocs", "--into"])

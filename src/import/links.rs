@@ -282,11 +282,14 @@ pub fn rewrite(
             }
             None => {
                 let label = link_text(text);
+                let why = if dest.starts_with('#') {
+                    "no heading of the page has that id"
+                } else {
+                    "no imported page there"
+                };
                 notes.push(Leftover {
                     at: super::line_at(at, &lines, range.start),
-                    what: format!(
-                        "link to `{dest}` removed (its text kept): no imported page there"
-                    ),
+                    what: format!("link to `{dest}` removed (its text kept): {why}"),
                 });
                 edits.push((range, label.to_string()));
             }

@@ -111,6 +111,42 @@ const HUGO_CONFIGS: &[&str] = &[
     "config.yaml",
 ];
 
+/// The generators whose configuration `root` holds, each with the file that says so.
+fn markers(root: &Path) -> Vec<(Generator, String)> {
+    let mut out = Vec::new();
+    let read = |f: &str| std::fs::read_to_string(root.join(f)).unwrap_or_default();
+    let has = |f: &str| root.join(f).is_file();
+    // Hugo's configuration names `baseURL`, Zola's `base_url` (both may be config.toml).
+    if let Some(f) = HUGO_CONFIGS.iter().find(|f| {
+        has(f) && (f.starts_with("hugo.") || read(f).to_ascii_lowercase().contains("baseurl"))
+    }) {
+        out.push((Generator::Hugo, (*f).to_string()));
+    }
+    if let Some(f) = ["config.toml", "zola.toml"]
+        .iter()
+        .find(|f| has(f) && read(f).contains("base_url"))
+    {
+        out.push((Generator::Zola, (*f).to_string()));
+    }
+    if let Some(f) = [
+        "docusaurus.config.js",
+        "docusaurus.config.ts",
+        "docusaurus.config.mjs",
+    ]
+    .iter()
+    .find(|f| has(f))
+    {
+        out.push((Generator::Docusaurus, (*f).to_string()));
+    }
+    if let Some(f) = ["mkdocs.yml", "mkdocs.yaml"].iter().find(|f| has(f)) {
+        out.push((Generator::Mkdocs, (*f).to_string()));
+    }
+    if has("book.toml") && read("book.toml").contains("[book]") {
+        out.push((Generator::Mdbook, "book.toml".to_string()));
+    }
+    out
+}
+
 /// Reads the layout of the tree at `root` as `from` expects it.
 pub fn read_tree(
     from: Generator,
@@ -122,6 +158,20 @@ pub fn read_tree(
             "{} is not a directory: give the root of the {} site",
             root.display(),
             from.name()
+        )));
+    }
+    // A tree another generator's configuration marks, without the one asked for: the wrong
+    // `--from` would leave that generator's syntax unconverted, and say little about it.
+    let marks = markers(root);
+    if !marks.iter().any(|(g, _)| *g == from)
+        && let Some((other, why)) = marks.first()
+    {
+        return Err(ImportError::Source(format!(
+            "{} looks like a {} site ({why}), not a {} one: import it with --from {}",
+            root.display(),
+            other.name(),
+            from.name(),
+            other.name()
         )));
     }
     let mut tree = SourceTree::new(root);

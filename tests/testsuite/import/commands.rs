@@ -20,17 +20,35 @@ fn import_refuses_an_existing_book_and_a_wrong_source() {
     );
     assert!(!dir.path().join("content").exists());
 
+    // A tree another generator's configuration marks is named as such, whichever layout
+    // the wrong `--from` would accept.
+    for wrong in ["mkdocs", "zola", "docusaurus"] {
+        let out = kbook_command()
+            .args(["import", "--from", wrong, "--into"])
+            .arg(dir.path().join("new"))
+            .arg(fixture("import/hugo"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("looks like a hugo site (hugo.toml)") && err.contains("--from hugo"),
+            "{wrong}: {err}"
+        );
+        // A failed import leaves no folder behind where there was none.
+        assert!(!dir.path().join("new").exists());
+    }
+    // Without another generator's mark, the missing configuration is named.
+    let bare = tempfile::tempdir().unwrap();
+    std::fs::create_dir(bare.path().join("docs")).unwrap();
     let out = kbook_command()
         .args(["import", "--from", "mkdocs", "--into"])
         .arg(dir.path().join("new"))
-        .arg(fixture("import/hugo"))
+        .arg(bare.path())
         .output()
         .unwrap();
     assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("mkdocs.yml"), "{err}");
-    // A failed import leaves no folder behind where there was none.
-    assert!(!dir.path().join("new").exists());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("mkdocs.yml"));
 }
 
 /// A tree with no page, or only pages without text, is an error that says why, once, and

@@ -352,6 +352,16 @@ fn collect_pages(
             let path = e.path().unwrap_or(&tree.pages_dir).to_path_buf();
             ImportError::io(&path, std::io::Error::other(e.to_string()))
         })?;
+        // Links are not followed (one could lead out of the tree, or round in a loop), but
+        // said: what they point at is not imported.
+        if item.path_is_symlink() {
+            tree.notes.push(Leftover {
+                at: display(item.path(), &tree.root),
+                what: "a symbolic link: not followed, so what it points at is not imported                        (copy the page or folder into the tree instead)"
+                    .into(),
+            });
+            continue;
+        }
         if !item.file_type().is_file() {
             continue;
         }

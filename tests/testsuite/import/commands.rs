@@ -300,3 +300,49 @@ fn import_reports_entries_a_reader_cannot_tell_apart() {
         "{notes:#?}"
     );
 }
+
+/// A symbolic link in the tree is not followed, and the report says so.
+#[test]
+fn import_names_the_links_it_does_not_follow() {
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(
+        src.path().join("docusaurus.config.js"),
+        "module.exports = {};\n",
+    )
+    .unwrap();
+    let docs = src.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    std::fs::write(
+        docs.join("a.md"),
+        "# Timeouts\n\nThe broker is unreachable.\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(docs.join("a.md"), docs.join("b.md")).unwrap();
+    std::os::unix::fs::symlink(&docs, docs.join("again")).unwrap();
+    let dest = tempfile::tempdir().unwrap();
+    let out = kbook_command()
+        .args(["import", "--from", "docusaurus", "--json", "--into"])
+        .arg(dest.path().join("book"))
+        .arg(src.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let linked: Vec<&str> = report["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| {
+            n["what"]
+                .as_str()
+                .is_some_and(|w| w.contains("symbolic link"))
+        })
+        .filter_map(|n| n["at"].as_str())
+        .collect();
+    assert_eq!(linked, ["docs/again", "docs/b.md"], "{report}");
+    assert_eq!(report["entries"], 1);
+}

@@ -164,7 +164,8 @@ pub fn read(
         }
     }
     let section = tree.section_of(&page.rel).to_string();
-    let old_path = old_path(from, &page.rel, front.as_ref());
+    let old_path =
+        old_path(from, &page.rel, front.as_ref()).map(|p| format!("{}{p}", tree.url_prefix));
     let base = Draft {
         title: title.clone(),
         section: section.clone(),

@@ -59,6 +59,9 @@ pub struct SourceTree {
     /// The directories every page below the top lies in (`docs/` when the tree keeps all its
     /// pages under `content/docs/`): sections start below it.
     pub section_prefix: String,
+    /// What the site put before the pages' addresses: a translation's language (`zh/`), for
+    /// the old addresses that become aliases.
+    pub url_prefix: String,
     /// Hugo's site parameters (`[params]`) that are plain values, by lowercased name (Hugo's
     /// names are case-insensitive), for `{{< param name >}}`.
     pub params: BTreeMap<String, String>,
@@ -76,6 +79,7 @@ impl SourceTree {
             pages: Vec::new(),
             notes: Vec::new(),
             section_prefix: String::new(),
+            url_prefix: String::new(),
             params: BTreeMap::new(),
         }
     }
@@ -250,6 +254,35 @@ pub fn read_tree(
             if str_at(lang, &["contentDir"]).is_some_and(|d| d.trim_end_matches('/') == dir) {
                 tree.language = Some(code.clone());
             }
+        }
+        // Hugo serves the languages other than the default one below their code (all of
+        // them with `defaultContentLanguageInSubdir`).
+        let config = site_config.as_ref();
+        let default = config
+            .and_then(|c| str_at(c, &["defaultContentLanguage"]))
+            .unwrap_or_else(|| "en".into());
+        let all_in_subdirs = config
+            .and_then(|c| c.get("defaultContentLanguageInSubdir"))
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(false);
+        if let Some(code) = &tree.language
+            && (all_in_subdirs || !code.eq_ignore_ascii_case(&default))
+        {
+            tree.url_prefix = format!("{}/", code.to_lowercase());
+        }
+    }
+    // A Docusaurus translation (`i18n/zh-CN/docusaurus-plugin-content-docs/current`): its
+    // locale is the book's language and the first part of its addresses.
+    if from == Generator::Docusaurus {
+        let dir = display(&tree.pages_dir, root);
+        if let Some(locale) = dir
+            .strip_prefix("i18n/")
+            .and_then(|r| r.split_once('/'))
+            .filter(|(_, rest)| rest.starts_with("docusaurus-plugin-content-docs"))
+            .map(|(l, _)| l.to_string())
+        {
+            tree.language.get_or_insert_with(|| locale.clone());
+            tree.url_prefix = format!("{locale}/");
         }
     }
     if !tree.pages_dir.is_dir() {

@@ -185,5 +185,24 @@ fn hugo_pages_of_another_language_with_pages_option() {
     );
     let toml = std::fs::read_to_string(book.join("book.toml")).unwrap();
     assert!(toml.contains("language = \"zh\""), "{toml}");
+    // Hugo served the translation below its language's code: so do its old addresses.
+    let written = walk_md(&book.join("content"));
+    assert!(
+        written
+            .iter()
+            .any(|t| t.contains("aliases: [\"zh/kafka/faq/")),
+        "{written:#?}"
+    );
+    assert!(!written.iter().any(|t| t.contains("aliases: [\"kafka/faq/")));
     run_ok(kbook_command().args(["check", "--book"]).arg(&book));
+}
+
+/// The text of every Markdown file below `dir`.
+fn walk_md(dir: &std::path::Path) -> Vec<String> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect()
 }

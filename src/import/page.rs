@@ -166,6 +166,13 @@ pub fn read(
     let section = tree.section_of(&page.rel).to_string();
     let old_path =
         old_path(from, &page.rel, front.as_ref()).map(|p| format!("{}{p}", tree.url_prefix));
+    // The addresses the site redirected to this page (mdBook's `[output.html.redirect]`).
+    let redirected: Vec<String> = old_path
+        .as_ref()
+        .and_then(|p| tree.redirects.get(p))
+        .cloned()
+        .unwrap_or_default();
+    let page_aliases: Vec<String> = old_path.iter().cloned().chain(redirected).collect();
     let base = Draft {
         title: title.clone(),
         section: section.clone(),
@@ -211,7 +218,7 @@ pub fn read(
         }
         d.kind = "concept".into();
         d.body = body;
-        d.aliases.extend(old_path);
+        d.aliases.extend(page_aliases);
         d.errors = errors::propose(&d.title, &[], &d.body, rel, (body_line, body_line));
         return vec![d];
     }
@@ -225,7 +232,7 @@ pub fn read(
             let mut d = base.clone();
             d.kind = kind_of(&d.title, &page.rel);
             d.body = split.intro.clone();
-            d.aliases.extend(old_path.clone());
+            d.aliases.extend(page_aliases.clone());
             d.source = format!("{rel}:{body_line}");
             out.push(d);
         }
@@ -244,7 +251,7 @@ pub fn read(
             d.aliases
                 .extend(old_path.iter().map(|p| format!("{p}#{}", q.anchor)));
             if first {
-                d.aliases.extend(old_path.clone());
+                d.aliases.extend(page_aliases.clone());
             }
             // The heading a question is grouped under (`## MySQL CDC FAQ`) becomes a tag.
             if let Some(tag) = q.group.as_deref().and_then(|g| ascii_slug(g, 40))
@@ -292,7 +299,7 @@ pub fn read(
         return Vec::new();
     }
     d.body = body;
-    d.aliases.extend(old_path);
+    d.aliases.extend(page_aliases);
     vec![d]
 }
 

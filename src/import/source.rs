@@ -59,6 +59,9 @@ pub struct SourceTree {
     /// The directories every page below the top lies in (`docs/` when the tree keeps all its
     /// pages under `content/docs/`): sections start below it.
     pub section_prefix: String,
+    /// mdBook's `[output.html.redirect]`: each page's address (`reference/config.html`) →
+    /// the old addresses that redirect to it.
+    pub redirects: BTreeMap<String, Vec<String>>,
     /// What the site put before the pages' addresses: a translation's language (`zh/`), for
     /// the old addresses that become aliases.
     pub url_prefix: String,
@@ -80,6 +83,7 @@ impl SourceTree {
             notes: Vec::new(),
             section_prefix: String::new(),
             url_prefix: String::new(),
+            redirects: BTreeMap::new(),
             params: BTreeMap::new(),
         }
     }
@@ -230,6 +234,24 @@ pub fn read_tree(
             };
             tree.title = str_at(&value, &["book", "title"]);
             tree.language = str_at(&value, &["book", "language"]);
+            // Old addresses the book redirects (`"/old.html" = "new.html"`) become aliases of
+            // the page they lead to (one into a heading, `new.html#part`, too).
+            let redirects = value
+                .get("output")
+                .and_then(|o| o.get("html"))
+                .and_then(|h| h.get("redirect"))
+                .and_then(|r| r.as_object());
+            for (old, new) in redirects.into_iter().flatten() {
+                let Some(new) = new.as_str() else { continue };
+                let target = new.split('#').next().unwrap_or(new).trim_start_matches('/');
+                let old = old.trim_start_matches('/');
+                if !target.is_empty() && !old.is_empty() && !new.contains("://") {
+                    tree.redirects
+                        .entry(target.to_string())
+                        .or_default()
+                        .push(old.to_string());
+                }
+            }
             let src = str_at(&value, &["book", "src"]).unwrap_or_else(|| "src".into());
             tree.pages_dir = root.join(src);
             let summary = tree.pages_dir.join("SUMMARY.md");

@@ -346,3 +346,45 @@ fn import_names_the_links_it_does_not_follow() {
     assert_eq!(linked, ["docs/again", "docs/b.md"], "{report}");
     assert_eq!(report["entries"], 1);
 }
+
+/// mdBook's redirects become aliases of the pages they lead to.
+#[test]
+fn import_keeps_mdbooks_redirects_as_aliases() {
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(
+        src.path().join("book.toml"),
+        "[book]\ntitle = \"Ops\"\nsrc = \"src\"\n\n[output.html.redirect]\n\"/old/setup.html\" = \"guide/setup.html\"\n\"/older.html\" = \"guide/setup.html#install\"\n\"/gone.html\" = \"https://example.org/\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(src.path().join("src/guide")).unwrap();
+    std::fs::write(
+        src.path().join("src/SUMMARY.md"),
+        "- [Setup](guide/setup.md)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.path().join("src/guide/setup.md"),
+        "# Setup\n\n## Install\n\nRun the installer.\n",
+    )
+    .unwrap();
+    let dest = tempfile::tempdir().unwrap();
+    let book = dest.path().join("book");
+    let out = kbook_command()
+        .args(["import", "--from", "mdbook", "--into"])
+        .arg(&book)
+        .arg(src.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let entry = std::fs::read_to_string(book.join("content/guide/setup.md")).unwrap();
+    assert!(
+        entry.contains("\"old/setup.html\"") && entry.contains("\"older.html\""),
+        "{entry}"
+    );
+    assert!(!entry.contains("gone.html"), "{entry}");
+    run_ok(kbook_command().args(["check", "--book"]).arg(&book));
+}

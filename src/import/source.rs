@@ -59,6 +59,12 @@ pub struct SourceTree {
     /// The directories every page below the top lies in (`docs/` when the tree keeps all its
     /// pages under `content/docs/`): sections start below it.
     pub section_prefix: String,
+    /// The site's description, authors, repository and edit-link template, as its
+    /// configuration gives them (mdBook, MkDocs).
+    pub description: Option<String>,
+    pub authors: Vec<String>,
+    pub repo_url: Option<String>,
+    pub edit_url_template: Option<String>,
     /// mdBook's `[output.html.redirect]`: each page's address (`reference/config.html`) →
     /// the old addresses that redirect to it.
     pub redirects: BTreeMap<String, Vec<String>>,
@@ -84,6 +90,10 @@ impl SourceTree {
             section_prefix: String::new(),
             url_prefix: String::new(),
             redirects: BTreeMap::new(),
+            description: None,
+            authors: Vec::new(),
+            repo_url: None,
+            edit_url_template: None,
             params: BTreeMap::new(),
         }
     }
@@ -219,6 +229,9 @@ pub fn read_tree(
             };
             tree.title = str_at(&value, &["site_name"]);
             tree.language = str_at(&value, &["theme", "language"]);
+            tree.description = str_at(&value, &["site_description"]);
+            tree.authors = str_at(&value, &["site_author"]).into_iter().collect();
+            tree.repo_url = str_at(&value, &["repo_url"]);
             let docs = str_at(&value, &["docs_dir"]).unwrap_or_else(|| "docs".into());
             tree.pages_dir = root.join(docs);
             if let Some(items) = value.get("nav") {
@@ -234,6 +247,19 @@ pub fn read_tree(
             };
             tree.title = str_at(&value, &["book", "title"]);
             tree.language = str_at(&value, &["book", "language"]);
+            tree.description = str_at(&value, &["book", "description"]);
+            tree.authors = value
+                .get("book")
+                .and_then(|b| b.get("authors"))
+                .and_then(|a| a.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default();
+            tree.repo_url = str_at(&value, &["output", "html", "git-repository-url"]);
+            tree.edit_url_template = str_at(&value, &["output", "html", "edit-url-template"]);
             // Old addresses the book redirects (`"/old.html" = "new.html"`) become aliases of
             // the page they lead to (one into a heading, `new.html#part`, too).
             let redirects = value

@@ -149,7 +149,30 @@ pub fn write_book(
     if let Some(lang) = &tree.language {
         toml.push_str(&format!("language = {}\n", toml_str(lang)));
     }
+    if let Some(d) = tree.description.as_deref().filter(|d| !d.trim().is_empty()) {
+        toml.push_str(&format!("description = {}\n", toml_str(d)));
+    }
+    if !tree.authors.is_empty() {
+        let authors: Vec<String> = tree.authors.iter().map(|a| toml_str(a)).collect();
+        toml.push_str(&format!("authors = [{}]\n", authors.join(", ")));
+    }
     toml.push_str("src = \"content\"\n");
+    // The repository link carries over; an edit template names the old tree's files, which
+    // the book's entries are not, so it is left out (and reported).
+    if let Some(repo) = tree.repo_url.as_deref().filter(|r| r.starts_with("http")) {
+        toml.push_str(&format!(
+            "\n[output.html]\ngit-repository-url = {}\n",
+            toml_str(repo)
+        ));
+    }
+    if tree.edit_url_template.is_some() {
+        report.notes.push(super::Leftover {
+            at: "book.toml".into(),
+            what: "edit-url-template not carried over: it names the source tree's files, not \
+                   the book's entries"
+                .into(),
+        });
+    }
     for (slug, (name, dir)) in &connectors {
         let from = if dir.is_empty() {
             "the top of the source tree".to_string()

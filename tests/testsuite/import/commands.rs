@@ -353,7 +353,7 @@ fn import_keeps_mdbooks_redirects_as_aliases() {
     let src = tempfile::tempdir().unwrap();
     std::fs::write(
         src.path().join("book.toml"),
-        "[book]\ntitle = \"Ops\"\nsrc = \"src\"\n\n[output.html.redirect]\n\"/old/setup.html\" = \"guide/setup.html\"\n\"/older.html\" = \"guide/setup.html#install\"\n\"/gone.html\" = \"https://example.org/\"\n",
+        "[book]\ntitle = \"Ops\"\nauthors = [\"Ann\", \"Bo\"]\ndescription = \"Runbooks.\"\nsrc = \"src\"\n\n[output.html]\ngit-repository-url = \"https://git.example.org/ops\"\nedit-url-template = \"https://git.example.org/ops/edit/{path}\"\n\n[output.html.redirect]\n\"/old/setup.html\" = \"guide/setup.html\"\n\"/older.html\" = \"guide/setup.html#install\"\n\"/gone.html\" = \"https://example.org/\"\n",
     )
     .unwrap();
     std::fs::create_dir_all(src.path().join("src/guide")).unwrap();
@@ -386,5 +386,14 @@ fn import_keeps_mdbooks_redirects_as_aliases() {
         "{entry}"
     );
     assert!(!entry.contains("gone.html"), "{entry}");
+    // The book's description, authors and repository carry over.
+    let toml = std::fs::read_to_string(book.join("book.toml")).unwrap();
+    assert!(
+        toml.contains("authors = [\"Ann\", \"Bo\"]")
+            && toml.contains("description = \"Runbooks.\"")
+            && toml.contains("git-repository-url = \"https://git.example.org/ops\""),
+        "{toml}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("edit-url-template not carried over"));
     run_ok(kbook_command().args(["check", "--book"]).arg(&book));
 }

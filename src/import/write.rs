@@ -235,9 +235,15 @@ fn write_entries(
     let mut alias_pages = AliasPages::default();
     for (d, (slug, id)) in entries.iter().zip(planned) {
         let mut aliases = Vec::new();
+        let own_page = crate::urls::entry_page(slug, id);
         for a in &d.aliases {
             let page = crate::urls::alias_page(a)
                 .filter(|p| !crate::urls::RESERVED_PATHS.contains(&p.as_str()));
+            // The old address is the entry's own new one: nothing to keep, nothing lost.
+            if page.as_deref() == Some(own_page.as_str()) && crate::urls::alias_anchor(a).is_none()
+            {
+                continue;
+            }
             // A page of plain and #anchor aliases is one redirect page; it may not be a page
             // the book writes (an entry, a listing).
             let free = match (page, crate::urls::alias_anchor(a)) {

@@ -131,6 +131,34 @@ fn heading_id<'a>(heading: ElementRef<'a>) -> Option<&'a str> {
     })
 }
 
+/// A heading's permalink as themes draw it (`<a class="anchor" href="#x">#</a>`, MkDocs'
+/// `¶`): a mark, not words of the heading.
+pub(crate) fn is_permalink(el: ElementRef) -> bool {
+    el.value().name() == "a"
+        && el.value().attr("href").is_some_and(|h| h.starts_with('#'))
+        && matches!(
+            el.text().collect::<String>().trim(),
+            "" | "#" | "¶" | "§" | "🔗" | "⚓" | "∞"
+        )
+}
+
+/// The text of `el` without its permalinks (see [`is_permalink`]).
+pub(crate) fn text_without_permalinks(el: ElementRef) -> String {
+    let mut out = String::new();
+    for node in el.descendants() {
+        if let Node::Text(t) = node.value()
+            && !node
+                .ancestors()
+                .take_while(|a| a.id() != el.id())
+                .filter_map(ElementRef::wrap)
+                .any(is_permalink)
+        {
+            out.push_str(t);
+        }
+    }
+    out
+}
+
 /// Walks `el`, putting `<pre>` text into code and the rest into prose.
 pub(crate) fn collect(el: ElementRef, chrome: Chrome, out: &mut Text) {
     for child in el.children() {
@@ -153,6 +181,7 @@ pub(crate) fn collect(el: ElementRef, chrome: Chrome, out: &mut Text) {
                     && e.attr("role") == Some("navigation"));
                 if NEVER.contains(&name)
                     || skipped_chrome
+                    || is_permalink(child_el)
                     || e.attr("data-kbook-ignore").is_some()
                     // Pagefind's marker, which many themes already carry.
                     || e.attr("data-pagefind-ignore").is_some()

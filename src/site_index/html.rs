@@ -90,7 +90,7 @@ fn read_page(r: &PageReader, html: &str, rel: &str, url: String) -> PageDoc {
     let title =
         r.h1.as_ref()
             .and_then(|s| roots.iter().find_map(|e| e.select(s).next()))
-            .map(|h| squash(&h.text().collect::<String>()))
+            .map(|h| squash(&crate::html::text_without_permalinks(h)))
             .filter(|t| !t.is_empty())
             .or_else(|| {
                 r.title
@@ -224,6 +224,15 @@ mod tests {
         let html =
             "<body><div data-kbook-body><aside>A side note.</aside><p>Text.</p></div></body>";
         assert!(doc(html, None).body.contains("A side note."));
+        // A heading's permalink glyph is not part of its text.
+        let html = "<body><main><h1>MySQL CDC <a class='anchor' href='#mysql-cdc'>#</a></h1><h2 id='q1'>Q1: Why? <a class='headerlink' href='#q1'>¶</a></h2><p>See <a href='#q1'>Q1</a>.</p></main></body>";
+        let d = doc(html, None);
+        assert_eq!(d.title, "MySQL CDC");
+        assert!(
+            !d.body.contains('#') && !d.body.contains('¶') && d.body.contains("See Q1."),
+            "{}",
+            d.body
+        );
         // A template's indentation is not text.
         let html = "<body><main><p>One\n      two</p>\n\n        \n<p>Three</p></main></body>";
         assert_eq!(doc(html, None).body, "One\ntwo\nThree");

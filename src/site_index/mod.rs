@@ -557,6 +557,17 @@ fn injected(page: &[u8], rel: &str, subdir: &str, earlier: &dyn Fn(&str) -> bool
     };
     let page: &[u8] = &page;
     let lower = page.to_ascii_lowercase();
+    // A redirect page (Hugo's aliases have no body) is left for the browser to leave.
+    if [
+        &b"http-equiv=\"refresh\""[..],
+        b"http-equiv='refresh'",
+        b"http-equiv=refresh",
+    ]
+    .iter()
+    .any(|m| find(&lower, m).is_some())
+    {
+        return Injected::Already;
+    }
     let body = find(&lower, b"<body").and_then(|open| {
         let close = lower.windows(7).rposition(|w| w == b"</body>")?;
         let open_end = open + lower[open..].iter().position(|&b| b == b'>')? + 1;

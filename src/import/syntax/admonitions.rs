@@ -97,6 +97,22 @@ pub(super) fn mkdocs_block(
     ctx: &mut Ctx<'_>,
 ) -> usize {
     let t = lines[i].trim_start();
+    // A content tab (`=== "Linux"`, indented body): its label in bold over its body, so
+    // the tabs of one set read one after another.
+    if let Some(label) = ["=== \"", "===! \"", "===+ \""]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .and_then(|r| r.trim_end().strip_suffix('"'))
+    {
+        let indent = lines[i].len() - t.len();
+        let (body, end) = indented_body(lines, i + 1, indent);
+        let body: Vec<&str> = body.into_iter().skip_while(|l| l.is_empty()).collect();
+        out.push(format!("**{}**", label.trim()));
+        out.push(String::new());
+        out.extend(nested(&body, ctx));
+        ctx.out.converted += 1;
+        return end - i;
+    }
     let Some(rest) = ["!!! ", "???+ ", "??? "]
         .iter()
         .find_map(|p| t.strip_prefix(p))
@@ -108,8 +124,20 @@ pub(super) fn mkdocs_block(
     let kind = alert_kind(name).unwrap_or("NOTE");
     let title = title.trim().trim_matches('"');
     let indent = lines[i].len() - t.len();
+    let (body, j) = indented_body(lines, i + 1, indent);
+    let body = nested(&body, ctx);
+    let body: Vec<&str> = body.iter().map(String::as_str).collect();
+    let title = (!title.is_empty()).then_some(title);
+    alert(out, kind, title, &body);
+    ctx.out.converted += 1;
+    j - i
+}
+
+/// The lines from `from` indented four spaces (or a tab) past `indent`, de-indented, blank
+/// ones kept inside; and the line after them.
+fn indented_body<'a>(lines: &[&'a str], from: usize, indent: usize) -> (Vec<&'a str>, usize) {
     let mut body = Vec::new();
-    let mut j = i + 1;
+    let mut j = from;
     while j < lines.len() {
         let l = lines[j];
         let inner = l
@@ -126,8 +154,36 @@ pub(super) fn mkdocs_block(
         body.pop();
         j -= 1;
     }
-    let title = (!title.is_empty()).then_some(title);
-    alert(out, kind, title, &body);
-    ctx.out.converted += 1;
-    j - i
+    (body, j)
+}
+
+/// A block's body with the admonitions and tabs inside it converted too (outside fences).
+fn nested(body: &[&str], ctx: &mut Ctx<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    let mut i = 0;
+    while i < body.len() {
+        let line = body[i];
+        if let Some((c, n)) = super::fence_marker(line) {
+            fence = match fence {
+                None => Some((c, n)),
+                Some((fc, fnn)) if fc == c && n >= fnn => None,
+                open => open,
+            };
+        } else if fence.is_none() {
+            let used = mkdocs_block(body, i, &mut out, ctx);
+            if used > 0 {
+                i += used;
+                if out.last().is_some_and(|l| l.starts_with('>'))
+                    && body.get(i).is_some_and(|l| !l.trim().is_empty())
+                {
+                    out.push(String::new());
+                }
+                continue;
+            }
+        }
+        out.push(line.to_string());
+        i += 1;
+    }
+    out
 }

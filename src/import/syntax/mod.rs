@@ -154,15 +154,33 @@ fn report_inline(from: Generator, line: &str, n: usize, ctx: &mut Ctx<'_>) {
             (t.starts_with('<') && t[1..].starts_with(|c: char| c.is_ascii_uppercase()))
                 .then_some("MDX component")
         }
-        Generator::Mkdocs => line
-            .trim_start()
-            .starts_with("=== \"")
-            .then_some("content tab"),
+        // (Content tabs are converted with the admonitions.) Icons and emoji shortcodes
+        // (`:material-check:`) and attribute lists (`{ .md-button }`) need their extensions.
+        Generator::Mkdocs => mkdocs_leftover(line),
         // Reported where the includes were expanded.
         Generator::Mdbook => None,
     };
     if let Some(what) = found {
         ctx.report(n, format!("{what} kept as text: `{}`", short(line.trim())));
+    }
+}
+
+/// MkDocs syntax of an extension kbook has no equivalent for, in `line`.
+fn mkdocs_leftover(line: &str) -> Option<&'static str> {
+    static ICON: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    static ATTRS: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    let icon = ICON.get_or_init(|| {
+        regex::Regex::new(r":(material|octicons|fontawesome|simple)-[a-z0-9-]+:").ok()
+    });
+    let attrs = ATTRS.get_or_init(|| regex::Regex::new(r"\{\s*[.#][A-Za-z][^{}]*\}").ok());
+    if icon.as_ref().is_some_and(|r| r.is_match(line)) {
+        Some("icon shortcode")
+    } else if attrs.as_ref().is_some_and(|r| r.is_match(line))
+        && !line.trim_start().starts_with('#')
+    {
+        Some("attribute list")
+    } else {
+        None
     }
 }
 
@@ -395,6 +413,33 @@ mod tests {
 
     /// A block opener without a closer stays as text, and does not keep another kind of
     /// block (another closer) from converting.
+    /// MkDocs' content tabs read as labelled parts; blocks inside blocks are converted too;
+    /// icons and attribute lists are reported.
+    #[test]
+    fn mkdocs_tabs_and_blocks_inside_blocks() {
+        let t = SourceTree::new(Path::new("."));
+        let p = Path::new("./page.md");
+        let c = convert(
+            Generator::Mkdocs,
+            "=== \"Linux\"\n\n    ``` sh\n    !!! not an admonition\n    ```\n\n=== \"macOS\"\n\n    1. Install it.\n\n!!! warning\n    Careful.\n\n    !!! note\n        Inner.\n\n[Start](x.md){ .md-button } :material-check:\n",
+            p,
+            &t,
+            "page.md",
+            1,
+        );
+        assert_eq!(
+            c.text,
+            "**Linux**\n\n``` sh\n!!! not an admonition\n```\n\n**macOS**\n\n1. Install it.\n\n> [!WARNING]\n> Careful.\n>\n> > [!NOTE]\n> > Inner.\n\n[Start](x.md){ .md-button } :material-check:\n"
+        );
+        assert_eq!(c.converted, 4);
+        let said: Vec<&str> = c.unconverted.iter().map(|u| u.what.as_str()).collect();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].starts_with("icon shortcode kept as text"),
+            "{said:?}"
+        );
+    }
+
     /// A generic shortcode's argument names the kind; the paragraph after the block is not
     /// part of it.
     #[test]

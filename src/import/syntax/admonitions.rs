@@ -61,6 +61,23 @@ pub(super) fn docusaurus_block(
         );
         return 1;
     }
+    // Tabs: `<Tabs>` and `</Tabs>`, `</TabItem>` go; a `<TabItem … label="Scala">` (or
+    // its `value`) becomes its label in bold over its body, so the tabs read one after another.
+    if matches!(t, "<Tabs>" | "</Tabs>" | "</TabItem>")
+        || (t.starts_with("<Tabs ") && t.ends_with('>'))
+    {
+        ctx.out.converted += 1;
+        return 1;
+    }
+    if let Some(attrs) = t.strip_prefix("<TabItem").and_then(|r| r.strip_suffix('>')) {
+        let label = named_arg(attrs, "label").or_else(|| named_arg(attrs, "value"));
+        if let Some(label) = label {
+            out.push(format!("**{}**", label.trim()));
+            out.push(String::new());
+        }
+        ctx.out.converted += 1;
+        return 1;
+    }
     let colons = t.chars().take_while(|&c| c == ':').count();
     if colons < 3 {
         return 0;

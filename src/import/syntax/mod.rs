@@ -440,6 +440,26 @@ mod tests {
         );
     }
 
+    /// Docusaurus tabs read as labelled parts.
+    #[test]
+    fn docusaurus_tabs_keep_their_labels() {
+        let t = SourceTree::new(Path::new("."));
+        let p = Path::new("./page.md");
+        let c = convert(
+            Generator::Docusaurus,
+            "<Tabs groupId=\"lang\">\n<TabItem value=\"scala\" label=\"Scala\" default>\n\n```scala\nval x = 1\n```\n\n</TabItem>\n<TabItem value=\"java\">\n\nJava text.\n\n</TabItem>\n</Tabs>\n",
+            p,
+            &t,
+            "page.md",
+            1,
+        );
+        assert_eq!(
+            c.text,
+            "**Scala**\n\n\n```scala\nval x = 1\n```\n\n**java**\n\n\nJava text.\n\n"
+        );
+        assert!(c.unconverted.is_empty(), "{:?}", c.unconverted);
+    }
+
     /// A generic shortcode's argument names the kind; the paragraph after the block is not
     /// part of it.
     #[test]

@@ -69,10 +69,20 @@ pub(super) fn docusaurus_block(
         ctx.out.converted += 1;
         return 1;
     }
-    if let Some(attrs) = t.strip_prefix("<TabItem").and_then(|r| r.strip_suffix('>')) {
+    if let Some((attrs, rest)) = t
+        .strip_prefix("<TabItem")
+        .filter(|r| r.starts_with([' ', '>']))
+        .and_then(|r| r.split_once('>'))
+    {
         let label = named_arg(attrs, "label").or_else(|| named_arg(attrs, "value"));
         if let Some(label) = label {
             out.push(format!("**{}**", label.trim()));
+            out.push(String::new());
+        }
+        // A tab written on one line (`<TabItem value="ui">Open the page.</TabItem>`).
+        let inner = rest.strip_suffix("</TabItem>").unwrap_or(rest).trim();
+        if !inner.is_empty() {
+            out.push(inner.to_string());
             out.push(String::new());
         }
         ctx.out.converted += 1;

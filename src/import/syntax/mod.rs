@@ -447,7 +447,7 @@ mod tests {
         let p = Path::new("./page.md");
         let c = convert(
             Generator::Docusaurus,
-            "<Tabs groupId=\"lang\">\n<TabItem value=\"scala\" label=\"Scala\" default>\n\n```scala\nval x = 1\n```\n\n</TabItem>\n<TabItem value=\"java\">\n\nJava text.\n\n</TabItem>\n</Tabs>\n",
+            "<Tabs groupId=\"lang\">\n<TabItem value=\"scala\" label=\"Scala\" default>\n\n```scala\nval x = 1\n```\n\n</TabItem>\n<TabItem value=\"java\">\n\nJava text.\n\n</TabItem>\n<TabItem value=\"ui\">Open it.</TabItem>\n</Tabs>\n",
             p,
             &t,
             "page.md",
@@ -455,7 +455,7 @@ mod tests {
         );
         assert_eq!(
             c.text,
-            "**Scala**\n\n\n```scala\nval x = 1\n```\n\n**java**\n\n\nJava text.\n\n"
+            "**Scala**\n\n\n```scala\nval x = 1\n```\n\n**java**\n\n\nJava text.\n\n**ui**\n\nOpen it.\n\n"
         );
         assert!(c.unconverted.is_empty(), "{:?}", c.unconverted);
     }

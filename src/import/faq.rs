@@ -30,6 +30,9 @@ pub struct Question {
     pub title: String,
     /// Inline code in the question (candidate error texts).
     pub title_code: Vec<String>,
+    /// The question with its inline code in backticks, as the error texts it quotes were
+    /// printed (`"error: linker `cc` not found"`).
+    pub title_quoting: String,
     /// The anchor the old page gave it.
     pub anchor: String,
     /// The answer.
@@ -45,6 +48,8 @@ pub struct Question {
 struct Heading {
     level: usize,
     text: String,
+    /// `text` with its inline code in backticks.
+    quoting: String,
     code: Vec<String>,
     start: usize,
     end: usize,
@@ -152,6 +157,7 @@ fn split_bold(body: &str, headings: &[Heading], named_faq: bool) -> Option<FaqSp
         questions.push(Question {
             title: clean_question(text),
             title_code: Vec::new(),
+            title_quoting: clean_question(text),
             anchor: anchor(text),
             body: body[*end..stop].trim_matches('\n').to_string() + "\n",
             line: lines.line(*start),
@@ -230,6 +236,7 @@ fn split_at_level(body: &str, headings: &[Heading], level: usize, all: bool) -> 
         questions.push(Question {
             title: clean_question(&h.text),
             title_code: h.code.clone(),
+            title_quoting: clean_question(&h.quoting),
             anchor: h.id.clone().unwrap_or_else(|| anchor(&h.text)),
             body: body[h.end..end].trim_matches('\n').to_string() + "\n",
             line: lines.line(h.start),
@@ -270,6 +277,7 @@ fn split_details(body: &str) -> Option<FaqSplit> {
         questions.push(Question {
             title: clean_question(&summary),
             title_code: code_spans(&summary),
+            title_quoting: clean_question(&summary),
             anchor: anchor(&summary),
             body: block[e + "</summary>".len()..]
                 .trim_matches('\n')
@@ -302,6 +310,7 @@ fn headings(body: &str) -> Vec<Heading> {
                 current = Some(Heading {
                     level: heading_level(level),
                     text: String::new(),
+                    quoting: String::new(),
                     code: Vec::new(),
                     start: range.start,
                     end: range.end,
@@ -311,11 +320,13 @@ fn headings(body: &str) -> Vec<Heading> {
             Event::Text(t) => {
                 if let Some(h) = current.as_mut() {
                     h.text.push_str(&t);
+                    h.quoting.push_str(&t);
                 }
             }
             Event::Code(c) => {
                 if let Some(h) = current.as_mut() {
                     h.text.push_str(&c);
+                    h.quoting.push_str(&format!("`{c}`"));
                     h.code.push(c.to_string());
                 }
             }
@@ -533,6 +544,26 @@ mod tests {
         let guide = "## Background\n\nx\n\n## How to create a link\n\ny\n\n## How to use it\n\nz\n";
         assert!(split(guide, false).is_none());
         assert!(is_question("How to create a link?"));
+    }
+
+    /// An error quoted in a question keeps the backticks it was printed with.
+    #[test]
+    fn a_quoted_error_keeps_its_inline_code() {
+        let body = "## Why does `cargo build` fail with \"error: linker `cc` not found\"?\n\nInstall a C toolchain.\n\n## How do I enable logs?\n\nSet it.\n";
+        let s = split(body, true).unwrap();
+        let q = &s.questions[0];
+        assert_eq!(
+            q.title,
+            "Why does cargo build fail with \"error: linker cc not found\"?"
+        );
+        let proposed = crate::import::errors::propose(
+            &q.title_quoting,
+            &q.title_code,
+            &q.body,
+            "faq.md",
+            (1, 3),
+        );
+        assert_eq!(proposed[0].0, "error: linker `cc` not found");
     }
 
     #[test]

@@ -260,7 +260,13 @@ pub fn read(
                 d.tags.push(tag);
             }
             let answer_line = body_line + q.body_line - 1;
-            d.errors = errors::propose(&q.title, &q.title_code, &q.body, rel, (line, answer_line));
+            d.errors = errors::propose(
+                &q.title_quoting,
+                &q.title_code,
+                &q.body,
+                rel,
+                (line, answer_line),
+            );
             d.body_at = (rel.to_string(), answer_line);
             d.old_anchor = old_path.as_ref().map(|p| format!("{p}#{}", q.anchor));
             d.anchor = Some(q.anchor.clone());

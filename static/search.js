@@ -1293,6 +1293,7 @@
     if (this.recent) clear(this.recent);
     if (!q.trim()) {
       clear(this.results);
+      this.results.removeAttribute("aria-busy");
       if (this.facets) clear(this.facets);
       this.setStatus("");
       this.showRecent();
@@ -1311,6 +1312,12 @@
       if (this.refocus && this.refocus.result != null) this.refocus = null;
     }
     var limit = this.limit;
+    // The results shown are an earlier search's until this one ends: say so (dimmed, and
+    // aria-busy for screen readers).
+    this.results.setAttribute("aria-busy", "true");
+    var done = function () {
+      if (seq === self.seq) self.results.removeAttribute("aria-busy");
+    };
     // Facets come from the unfiltered result set; the list honours the chosen chips. The
     // time shown is the search itself, not the first load of the module.
     load().then(function () {
@@ -1322,12 +1329,14 @@
     }).then(
       function (r) {
         if (seq !== self.seq) return;
+        done();
         var ms = Math.round((window.performance || Date).now() - started);
         self.renderFacets(r[0]);
         self.render(r[1], ms, self.filteredTotal(r[0]) + (r[0].hits.length >= FACET_LIMIT ? "+" : ""));
         self.renderMore(r[0], r[1]);
       },
       function (err) {
+        done();
         if (seq === self.seq) self.setStatus(t("failed", { error: err.message }));
       }
     );

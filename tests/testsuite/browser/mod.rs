@@ -483,6 +483,12 @@ fn a_long_paste_stays_out_of_the_address_and_its_end_is_searched() {
     let c = chromium();
     c.open(&format!("{}search.html", site.http));
     c.wait_for("document.getElementById('kbook-paste')");
+    // Whether the results were marked busy while the search ran.
+    c.eval(
+        "(() => { window.__busy = false; new MutationObserver(() => { \
+         if (document.getElementById('kbook-search-page-results').getAttribute('aria-busy') === 'true') window.__busy = true; }) \
+         .observe(document.getElementById('kbook-search-page-results'), { attributes: true }); return 1; })()",
+    );
     let set = format!(
         "(() => {{ const a = document.getElementById('kbook-paste'); a.value = {}; \
          a.dispatchEvent(new Event('input')); return 1; }})()",
@@ -491,6 +497,10 @@ fn a_long_paste_stays_out_of_the_address_and_its_end_is_searched() {
     c.eval(&set);
     let first = c.wait_for("(() => { const li = document.querySelector('#kbook-search-page-results .kbook-result'); return li && li.dataset.id; })()");
     assert_eq!(first, query.expect.as_str());
+    assert_eq!(
+        c.eval("[window.__busy, document.getElementById('kbook-search-page-results').hasAttribute('aria-busy')]"),
+        serde_json::json!([true, false])
+    );
     // The reader is told that the middle of the paste was not read.
     let cut = c.eval("(document.querySelector('#kbook-search-page-results .kbook-paste-cut') || {}).textContent || ''");
     assert!(

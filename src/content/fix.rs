@@ -138,6 +138,14 @@ pub fn canonical_front_matter(fm: &EntryFrontMatter, syntax: Syntax) -> String {
             "aliases" if !fm.aliases.is_empty() => {
                 out.push_str(&format!("aliases{sep}{}\n", flow(&fm.aliases, true)))
             }
+            "language" => {
+                if let Some(l) = &fm.language {
+                    out.push_str(&format!(
+                        "language{sep}{}\n",
+                        if bare { l.clone() } else { q(l) }
+                    ));
+                }
+            }
             "versions" if !fm.versions.is_empty() && syntax == Syntax::Yaml => {
                 out.push_str("versions:\n");
                 for v in &fm.versions {
@@ -305,6 +313,18 @@ mod tests {
             fixed,
             "idempotent"
         );
+    }
+
+    #[test]
+    fn keeps_the_entrys_language() {
+        for raw in [
+            "---\nlanguage: en\ntitle: T\nconnector: kafka\nkind: error\n---\nBody\n",
+            "+++\nlanguage = \"en\"\ntitle = \"T\"\nconnector = \"kafka\"\nkind = \"error\"\n+++\nBody\n",
+        ] {
+            let fixed = fix_file(raw, &fm_of(raw)).unwrap();
+            assert_eq!(fm_of(&fixed), fm_of(raw), "{fixed}");
+            assert_eq!(fm_of(&fixed).language.as_deref(), Some("en"));
+        }
     }
 
     #[test]

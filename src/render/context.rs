@@ -184,6 +184,8 @@ pub(super) struct EntryView<'a> {
     pub(super) toc: &'a [TocItem],
     pub(super) edit_url: Option<String>,
     pub(super) source_path: &'a str,
+    /// The entry's own language (front-matter `language`), when it is not the book's.
+    pub(super) language: Option<&'a str>,
 }
 
 /// The site-wide values of `book`: connectors in the configured order (then any others

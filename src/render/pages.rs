@@ -310,6 +310,7 @@ fn entry_page(
             )
         }),
         source_path: &e.rel_path,
+        language: e.fm.language.as_deref(),
     };
     ctx.insert("entry", &view);
     // What a search engine or a chat preview shows: how readers describe the problem (in the

@@ -485,6 +485,49 @@ fn bad_strings_and_language_are_reported_at_their_line() {
     assert!(!bad.status.success());
 }
 
+/// An entry in another language than the book's carries its own `lang` on its title and
+/// text; the page's chrome stays in the book's language.
+#[test]
+fn an_entry_in_another_language_says_so() {
+    let dir = scratch().join("zh-mixed");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = dir.join("book");
+    kbook(
+        &dir,
+        &[
+            OsStr::new("init"),
+            OsStr::new("--language"),
+            OsStr::new("zh"),
+            root.as_os_str(),
+        ],
+    );
+    std::fs::write(
+        root.join("content/example/english-note.md"),
+        "---\ntitle: \"Connection refused at start-up\"\nconnector: example\nkind: howto\nlanguage: en\n---\n## Cause\n\nThe database is not reachable yet.\n",
+    )
+    .unwrap();
+    let site = dir.join("site");
+    kbook(
+        &root,
+        &[OsStr::new("build"), OsStr::new("--dest"), site.as_os_str()],
+    );
+    let page = std::fs::read_to_string(site.join("example/english-note.html")).unwrap();
+    assert!(page.contains("<html lang=\"zh\""), "{page}");
+    assert!(
+        page.contains("<h1 lang=\"en\">Connection refused at start-up</h1>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<div class=\"entry-body\" lang=\"en\">"),
+        "{page}"
+    );
+    let other = std::fs::read_to_string(site.join("example/example-howto.html")).unwrap();
+    assert!(!other.contains(" lang=\"en\""), "{other}");
+}
+
 /// A site address in another script is written in the sitemap and feed as a URL is: its
 /// path percent-encoded, its host in punycode.
 #[test]

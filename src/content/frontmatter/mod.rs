@@ -25,7 +25,7 @@ use validate::Validator;
 use value::{MAX_DEPTH, parse_toml, parse_yaml, too_deep};
 
 /// Every key an entry's front-matter may have.
-pub const KEYS: [&str; 11] = [
+pub const KEYS: [&str; 12] = [
     "id",
     "title",
     "connector",
@@ -37,6 +37,7 @@ pub const KEYS: [&str; 11] = [
     "related",
     "updated",
     "aliases",
+    "language",
 ];
 
 /// Every key of one `versions` item.
@@ -120,6 +121,9 @@ pub struct EntryFrontMatter {
     pub updated: Option<String>,
     /// Old paths (relative to the site root) that redirect here.
     pub aliases: Vec<String>,
+    /// The language of the entry's text when it is not the book's (a BCP 47 tag): its title
+    /// and body carry it as `lang`, the page chrome stays in the book's language.
+    pub language: Option<String>,
 }
 
 /// Parses and validates front-matter. Returns the front-matter (with defaults where fields
@@ -221,6 +225,24 @@ mod tests {
         assert_eq!(fm.versions[0].fixed.as_ref().unwrap().0, "8.0.9");
         assert_eq!(fm.tags, vec!["a", "b"]);
         assert_eq!(fm.updated.as_deref(), Some("2026-11-29"));
+    }
+
+    /// An entry in another language than the book's says which; a tag that is none is an
+    /// error at its value.
+    #[test]
+    fn an_entrys_language_is_a_language_tag() {
+        let (fm, d) =
+            run("---\ntitle: T\nconnector: kafka\nkind: error\nlanguage: zh-CN\n---\nbody\n");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(fm.unwrap().language.as_deref(), Some("zh-CN"));
+        let (_, d) =
+            run("---\ntitle: T\nconnector: kafka\nkind: error\nlanguage: chinese\n---\nbody\n");
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(
+            d[0].message
+                .contains("`chinese` is not a BCP 47 language tag")
+        );
+        assert_eq!((d[0].line, d[0].column), (5, 11));
     }
 
     #[test]

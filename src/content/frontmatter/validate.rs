@@ -98,6 +98,19 @@ impl Validator<'_> {
                 "related" => fm.related = self.string_list(key, value, Words::Slugs),
                 "aliases" => fm.aliases = self.string_list(key, value, Words::Any),
                 "updated" => fm.updated = self.date(key, value),
+                "language" => {
+                    if let Some(s) = self.string(key, value) {
+                        if crate::config::is_language_tag(&s) {
+                            fm.language = Some(s);
+                        } else {
+                            self.err(
+                                self.loc.value(key, &s),
+                                format!("`{s}` is not a BCP 47 language tag"),
+                                "write the entry's language as `en`, `zh` or `zh-CN`",
+                            );
+                        }
+                    }
+                }
                 "versions" => fm.versions = self.versions(value),
                 _ => {
                     let hint = match did_you_mean(key, KEYS) {

@@ -87,7 +87,7 @@ pub fn run(book: &Path, spec: &str) -> Result<ExitCode> {
         ["Symptom", "Cause", "Solution"]
     };
     let text = format!(
-        "---\nid: {id}\ntitle: \"{title}\"\nconnector: {connector}\nkind: {kind}            {kind_comment}\nerrors: []             # verbatim error texts from the logs, or {{ text: \"…\", source: \"https://…\" }}\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nsymptoms: []           # how readers describe it, any language: \"no rows arrive downstream\"\nrelated: []\nupdated: {}\naliases: []\n---\n## {}\n\n## {}\n\n## {}\n\n1. \n",
+        "---\nid: {id}\ntitle: \"{title}\"\nconnector: {connector}\nkind: {kind}            {kind_comment}\nerrors: []             # verbatim error texts from the logs, or {{ text: \"…\", source: \"https://…\" }}\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nsymptoms: []           # how readers describe it, any language: \"no rows arrive downstream\"\nrelated: []\nupdated: {}\naliases: []\n# language: en          # only when the entry's text is not in the book's language\n---\n## {}\n\n## {}\n\n## {}\n\n1. \n",
         kbook::date::today(),
         sections[0],
         sections[1],

@@ -246,6 +246,7 @@ fn init_and_new_scaffold_a_working_book() {
         "related:",
         "updated:",
         "aliases:",
+        "# language:",
     ] {
         assert!(text.contains(key), "scaffold lacks {key}:\n{text}");
     }

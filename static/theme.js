@@ -209,6 +209,9 @@
     try { param = new URLSearchParams(location.search).get("version"); } catch (e) { param = null; }
     if (param === null) return;
     var c = parseChoice(param);
+    // A product the book names no release of is no choice here (as `kbook search` refuses it).
+    var known = meta("kbook-products");
+    if (c && known && known.split(",").indexOf(c.product) < 0) c = null;
     if (c) storageSet(VERSION_KEY, c.param);
     else if (!param.trim()) storageRemove(VERSION_KEY);
     else kb.badVersionParam = param;

@@ -34,6 +34,9 @@ pub struct SiteContext {
     pub content_security_policy: bool,
     /// JSON of the texts the page scripts need from the page (empty: the scripts' English).
     pub strings_meta: String,
+    /// The products the book's `versions` name, comma-separated (`kbook-products` meta: an
+    /// address's `?version=` for another product is said to be ignored).
+    pub products: String,
     /// The chrome's texts in the book's language (templates see them as `t`).
     #[serde(skip)]
     pub strings: crate::i18n::Strings,
@@ -258,6 +261,16 @@ pub(crate) fn site_context(
         entry_count: book.entries.len(),
         asset_version: crate::fingerprint::hex(&sha2::Digest::finalize(hasher))[..10].to_string(),
         content_security_policy: html.content_security_policy,
+        products: {
+            let mut p: Vec<&str> = book
+                .entries
+                .iter()
+                .flat_map(|e| e.fm.versions.iter().map(|v| v.product.as_str()))
+                .collect();
+            p.sort_unstable();
+            p.dedup();
+            p.join(",")
+        },
         strings_meta: if script.is_empty() {
             String::new()
         } else {

@@ -227,6 +227,18 @@ fn reader_version_marks_and_demotes_and_is_remembered() {
             .as_str(),
             "{origin:?}"
         );
+        // A product the book names no release of is refused the same way (as the terminal
+        // refuses it).
+        c.open(&format!("{}?version=flink=1.17", page(&entry)));
+        let line = c.wait_for(
+            "(() => { const p = document.querySelector('.kbook-version-status'); return p && !p.hidden && p.textContent; })()",
+        );
+        assert!(
+            line.as_str().is_some_and(|l| l.starts_with(
+                "The address asks for version “flink=1.17”, which is not a product and version"
+            ) && l.contains("vvr 8.0.11")),
+            "{line}"
+        );
         c.open(&format!("{search}&version=8.0.7"));
         let note = c.wait_for(&format!(
             "(() => {{ const n = document.getElementById('kbook-version-note').textContent; return {results}.length && n; }})()"

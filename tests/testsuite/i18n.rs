@@ -485,11 +485,9 @@ fn bad_strings_and_language_are_reported_at_their_line() {
     assert!(!bad.status.success());
 }
 
-/// An entry in another language than the book's carries its own `lang` on its title and
-/// text; the page's chrome stays in the book's language.
-#[test]
-fn an_entry_in_another_language_says_so() {
-    let dir = scratch().join("zh-mixed");
+/// `kbook init --language zh` into scratch/name/book, not built: the folder and the book.
+fn init_chinese(name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch().join(name);
     if dir.exists() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -504,6 +502,14 @@ fn an_entry_in_another_language_says_so() {
             root.as_os_str(),
         ],
     );
+    (dir, root)
+}
+
+/// An entry in another language than the book's carries its own `lang` on its title and
+/// text; the page's chrome stays in the book's language.
+#[test]
+fn an_entry_in_another_language_says_so() {
+    let (dir, root) = init_chinese("zh-mixed");
     std::fs::write(
         root.join("content/example/english-note.md"),
         "---\ntitle: \"Connection refused at start-up\"\nconnector: example\nkind: howto\nlanguage: en\n---\n## Cause\n\nThe database is not reachable yet.\n",
@@ -532,21 +538,7 @@ fn an_entry_in_another_language_says_so() {
 /// path percent-encoded, its host in punycode.
 #[test]
 fn a_site_address_in_chinese_is_written_as_a_url() {
-    let dir = scratch().join("zh-site-url");
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-    std::fs::create_dir_all(&dir).unwrap();
-    let root = dir.join("book");
-    kbook(
-        &dir,
-        &[
-            OsStr::new("init"),
-            OsStr::new("--language"),
-            OsStr::new("zh"),
-            root.as_os_str(),
-        ],
-    );
+    let (dir, root) = init_chinese("zh-site-url");
     let toml = root.join("book.toml");
     let text = std::fs::read_to_string(&toml).unwrap();
     assert!(text.contains("[output.html]\n"), "{text}");

@@ -201,11 +201,7 @@ fn nested(body: &[&str], ctx: &mut Ctx<'_>) -> Vec<String> {
             let used = mkdocs_block(body, i, &mut out, ctx);
             if used > 0 {
                 i += used;
-                if out.last().is_some_and(|l| l.starts_with('>'))
-                    && body.get(i).is_some_and(|l| !l.trim().is_empty())
-                {
-                    out.push(String::new());
-                }
+                super::end_alert(&mut out, body.get(i).copied());
                 continue;
             }
         }

@@ -117,12 +117,7 @@ pub fn convert(
         };
         if consumed > 0 {
             i += consumed;
-            // A line right after an alert would continue its quote (a lazy continuation).
-            if out.last().is_some_and(|l| l.starts_with('>'))
-                && lines.get(i).is_some_and(|l| !l.trim().is_empty())
-            {
-                out.push(String::new());
-            }
+            end_alert(&mut out, lines.get(i).copied());
             continue;
         }
         let line = match from {
@@ -137,6 +132,15 @@ pub fn convert(
     text.push('\n');
     ctx.out.text = text;
     ctx.out
+}
+
+/// Ends an alert just written to `out` with a blank line when `next` is text: a line right
+/// after it would continue its quote (a lazy continuation line).
+fn end_alert(out: &mut Vec<String>, next: Option<&str>) {
+    if out.last().is_some_and(|l| l.starts_with('>')) && next.is_some_and(|l| !l.trim().is_empty())
+    {
+        out.push(String::new());
+    }
 }
 
 /// Reports inline generator syntax that stays as it was.

@@ -135,8 +135,8 @@ fn read_bounded(mut input: impl std::io::Read) -> std::io::Result<StdinText> {
 /// Text of `bytes`: UTF-16 when it starts with a byte-order mark, else UTF-8 (a UTF-8 mark
 /// dropped, bytes that are not UTF-8 replaced: logs are not always clean).
 fn decode(bytes: &[u8]) -> String {
-    let utf16 = |le: bool| {
-        let units: Vec<u16> = bytes[2..]
+    let utf16 = |le: bool, skip: usize| {
+        let units: Vec<u16> = bytes[skip..]
             .chunks_exact(2)
             .map(|c| {
                 if le {
@@ -149,10 +149,30 @@ fn decode(bytes: &[u8]) -> String {
         String::from_utf16_lossy(&units)
     };
     match bytes {
-        [0xFF, 0xFE, ..] => utf16(true),
-        [0xFE, 0xFF, ..] => utf16(false),
+        [0xFF, 0xFE, ..] => utf16(true, 2),
+        [0xFE, 0xFF, ..] => utf16(false, 2),
         [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
-        _ => String::from_utf8_lossy(bytes).into_owned(),
+        _ => match bomless_utf16(bytes) {
+            Some(le) => utf16(le, 0),
+            None => String::from_utf8_lossy(bytes).into_owned(),
+        },
+    }
+}
+
+/// Whether `bytes` read as UTF-16 without a byte-order mark (as some shells redirect a log):
+/// little-endian (`Some(true)`) when, over its first 64 units, nearly every high byte is zero
+/// and the low bytes are not, big-endian the other way round. UTF-8 text has no zero bytes.
+fn bomless_utf16(bytes: &[u8]) -> Option<bool> {
+    let pairs: Vec<&[u8]> = bytes.chunks_exact(2).take(64).collect();
+    if pairs.len() < 4 {
+        return None;
+    }
+    let share = |i: usize| pairs.iter().filter(|p| p[i] == 0).count() * 10 >= pairs.len() * 9;
+    let none = |i: usize| pairs.iter().all(|p| p[i] != 0);
+    match (share(1) && none(0), share(0) && none(1)) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
     }
 }
 
@@ -461,5 +481,13 @@ mod tests {
         assert_eq!(decode(&be), text);
         assert_eq!(decode("\u{feff}plain".as_bytes()), "plain");
         assert_eq!(decode(b"bad \xff byte"), "bad \u{fffd} byte");
+        // Without a mark too, when the text reads as UTF-16 (`Out-File` and redirects of some
+        // shells); a short or mixed text stays UTF-8.
+        let ascii = "java.net.ConnectException: Connection refused";
+        let le: Vec<u8> = ascii.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = ascii.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert_eq!(decode(&le), ascii);
+        assert_eq!(decode(&be), ascii);
+        assert_eq!(decode(b"a\0b"), "a\0b");
     }
 }

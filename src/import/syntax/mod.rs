@@ -143,8 +143,10 @@ fn end_alert(out: &mut Vec<String>, next: Option<&str>) {
     }
 }
 
-/// Reports inline generator syntax that stays as it was.
-fn report_inline(from: Generator, line: &str, n: usize, ctx: &mut Ctx<'_>) {
+/// Reports inline generator syntax that stays as it was (inline code shows syntax, it does
+/// not use it: `{% block content %}` in backticks is text).
+fn report_inline(from: Generator, written: &str, n: usize, ctx: &mut Ctx<'_>) {
+    let line = &without_code_spans(written);
     let found = match from {
         Generator::Hugo => ["{{<", "{{%"]
             .iter()
@@ -165,8 +167,33 @@ fn report_inline(from: Generator, line: &str, n: usize, ctx: &mut Ctx<'_>) {
         Generator::Mdbook => None,
     };
     if let Some(what) = found {
-        ctx.report(n, format!("{what} kept as text: `{}`", short(line.trim())));
+        ctx.report(
+            n,
+            format!("{what} kept as text: `{}`", short(written.trim())),
+        );
     }
+}
+
+/// `line` without its inline code spans (backtick runs and what they enclose).
+fn without_code_spans(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(i) = rest.find('`') {
+        out.push_str(&rest[..i]);
+        let ticks = rest[i..].chars().take_while(|&c| c == '`').count();
+        let after = &rest[i + ticks..];
+        let fence = "`".repeat(ticks);
+        match after.find(&fence) {
+            Some(j) => rest = &after[j + ticks..],
+            // An unclosed run is text.
+            None => {
+                out.push_str(&rest[i..]);
+                return out;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// MkDocs syntax of an extension kbook has no equivalent for, in `line`.
@@ -442,6 +469,24 @@ mod tests {
             said[0].starts_with("icon shortcode kept as text"),
             "{said:?}"
         );
+    }
+
+    /// Generator syntax shown in inline code is text, not syntax left unconverted.
+    #[test]
+    fn syntax_in_inline_code_is_not_reported() {
+        let t = SourceTree::new(Path::new("."));
+        let p = Path::new("./page.md");
+        let c = convert(
+            Generator::Zola,
+            "Override `{% block content %}` in ``{{ page.title }} `x` ``.\n{% include \"x\" %}\n",
+            p,
+            &t,
+            "page.md",
+            1,
+        );
+        assert_eq!(c.unconverted.len(), 1, "{:?}", c.unconverted);
+        assert_eq!(c.unconverted[0].at, "page.md:2");
+        assert_eq!(without_code_spans("a `b` c ``d`e`` f `g"), "a  c  f `g");
     }
 
     /// Docusaurus tabs read as labelled parts.

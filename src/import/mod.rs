@@ -59,6 +59,10 @@ pub struct ImportReport {
     /// `file:line:column: what`: the import stops before writing anything.
     #[serde(skip)]
     pub(crate) unreadable: Vec<String>,
+    /// Files of the tree a page includes (`{{#include}}`, `--8<--`): shown, so not files
+    /// left behind.
+    #[serde(skip)]
+    pub(crate) included: Vec<String>,
 }
 
 /// One written entry.

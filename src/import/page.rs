@@ -60,6 +60,7 @@ pub fn read(
     let converted = syntax::convert(from, body, &page.path, tree, rel, body_line);
     report.converted += converted.converted;
     report.unconverted.extend(converted.unconverted);
+    report.included.extend(converted.included);
     // HTML comments (licence headers, editor notes) are not shown by any generator.
     let mut body = without_html_comments(&converted.text);
     // An MDX page that only shows other pages' content (`<Content />`) would be an empty

@@ -137,7 +137,9 @@ pub fn write_book(
     }
     // Copied images are no longer files left behind.
     let copied: HashSet<String> = images.copies.keys().map(|f| images.display(f)).collect();
-    report.notes.retain(|n| !copied.contains(&n.at));
+    report
+        .notes
+        .retain(|n| !copied.contains(&n.at) && !report.included.contains(&n.at));
     report.images = images.copies.len();
 
     let mut toml = String::from("[book]\n");

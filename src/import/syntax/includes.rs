@@ -34,7 +34,11 @@ pub(super) fn mdbook_includes(
                 .unwrap_or((directive, ""));
             match name {
                 "include" | "rustdoc_include" | "playground" => {
-                    match include(arg.trim(), page, tree) {
+                    let found = include(arg.trim(), page, tree).map(|(text, rel)| {
+                        ctx.out.included.push(rel);
+                        text
+                    });
+                    match found {
                         // mdBook shows a playground's file as a Rust code block.
                         Ok(text) if name == "playground" => {
                             if !out.is_empty() && !out.ends_with('\n') {
@@ -100,7 +104,12 @@ pub(super) fn mkdocs_snippets(
         };
         let arg = arg.trim().trim_matches(['"', '\'']);
         // Snippets resolve from the project root by default; try the page's directory too.
-        let found = include(arg, &tree.root.join("x"), tree).or_else(|_| include(arg, page, tree));
+        let found = include(arg, &tree.root.join("x"), tree)
+            .or_else(|_| include(arg, page, tree))
+            .map(|(text, rel)| {
+                ctx.out.included.push(rel);
+                text
+            });
         match found {
             Ok(text) => {
                 out.push_str(text.trim_end_matches('\n'));
@@ -121,7 +130,8 @@ pub(super) fn mkdocs_snippets(
 /// The text of an included file, relative to `page`'s directory, optionally cut to an
 /// anchor (`file:name`) or a line range (`file:3:10`, `file:3:`, `file::10`, `file:3`). Only
 /// files inside the source tree are read.
-fn include(arg: &str, page: &Path, tree: &SourceTree) -> Result<String, String> {
+/// Also gives the file's path in the tree (for the report: an included file is shown).
+fn include(arg: &str, page: &Path, tree: &SourceTree) -> Result<(String, String), String> {
     let mut parts = arg.splitn(3, ':');
     let file = parts.next().unwrap_or("").trim();
     let (a, b) = (parts.next(), parts.next());
@@ -176,7 +186,12 @@ fn include(arg: &str, page: &Path, tree: &SourceTree) -> Result<String, String> 
             anchor_marker(l, "ANCHOR:").is_none() && anchor_marker(l, "ANCHOR_END:").is_none()
         })
         .collect();
-    Ok(kept.join("\n") + "\n")
+    let rel = canonical
+        .strip_prefix(&root)
+        .unwrap_or(&canonical)
+        .to_string_lossy()
+        .replace('\\', "/");
+    Ok((kept.join("\n") + "\n", rel))
 }
 
 fn anchor_marker<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
@@ -200,12 +215,12 @@ mod tests {
         let tree = SourceTree::new(dir.path());
         let page = dir.path().join("page.md");
         assert_eq!(
-            include("f.rs:a", &page, &tree).as_deref(),
+            include("f.rs:a", &page, &tree).map(|(t, _)| t).as_deref(),
             Ok("let x = 1;\n")
         );
         // Both markers on one line: the anchor runs to the end of the file, no panic.
         assert_eq!(
-            include("f.rs:b", &page, &tree).as_deref(),
+            include("f.rs:b", &page, &tree).map(|(t, _)| t).as_deref(),
             Ok("let y = 2;\n")
         );
         assert!(include("f.rs:c", &page, &tree).is_err());

@@ -23,6 +23,8 @@ pub struct Converted {
     pub converted: usize,
     /// What was left as it was.
     pub unconverted: Vec<Leftover>,
+    /// Files of the tree whose text an include put into the page (paths in the tree).
+    pub included: Vec<String>,
 }
 
 struct Ctx<'a> {

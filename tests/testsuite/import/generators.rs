@@ -201,6 +201,9 @@ fn mdbook_includes_are_resolved_and_missing_ones_reported() {
         proposed(&r, "why-does-the-sink-report-duplicate-entry-errors"),
         ["java.sql.BatchUpdateException: Duplicate entry '1001' for key 'PRIMARY'"]
     );
+    // A file a page includes is shown by it: no note calls it left behind.
+    let notes = r["notes"].to_string();
+    assert!(!notes.contains("settings.txt"), "{notes}");
     let timeouts = entry_text(&book, "checkpoints", "checkpoints-expire-before-completing");
     assert!(
         timeouts.contains("execution.checkpointing.timeout: 30 min"),

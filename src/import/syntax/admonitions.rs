@@ -111,7 +111,10 @@ pub(super) fn docusaurus_block(
         return 0;
     };
     let title = (!title.is_empty()).then_some(title);
-    alert(out, kind, title.as_deref(), &lines[i + 1..i + 1 + len]);
+    // A block inside (`:::danger` within `::::tip`) is converted too.
+    let body = nested(&lines[i + 1..i + 1 + len], ctx, docusaurus_block);
+    let body: Vec<&str> = body.iter().map(String::as_str).collect();
+    alert(out, kind, title.as_deref(), &body);
     ctx.out.converted += 1;
     len + 2
 }
@@ -136,7 +139,7 @@ pub(super) fn mkdocs_block(
         let body: Vec<&str> = body.into_iter().skip_while(|l| l.is_empty()).collect();
         out.push(format!("**{}**", label.trim()));
         out.push(String::new());
-        out.extend(nested(&body, ctx));
+        out.extend(nested(&body, ctx, mkdocs_block));
         ctx.out.converted += 1;
         return end - i;
     }
@@ -152,7 +155,7 @@ pub(super) fn mkdocs_block(
     let title = title.trim().trim_matches('"');
     let indent = lines[i].len() - t.len();
     let (body, j) = indented_body(lines, i + 1, indent);
-    let body = nested(&body, ctx);
+    let body = nested(&body, ctx, mkdocs_block);
     let body: Vec<&str> = body.iter().map(String::as_str).collect();
     let title = (!title.is_empty()).then_some(title);
     alert(out, kind, title, &body);
@@ -184,8 +187,19 @@ fn indented_body<'a>(lines: &[&'a str], from: usize, indent: usize) -> (Vec<&'a 
     (body, j)
 }
 
-/// A block's body with the admonitions and tabs inside it converted too (outside fences).
-fn nested(body: &[&str], ctx: &mut Ctx<'_>) -> Vec<String> {
+/// A block's converter: the lines it consumed at `i` (0: none).
+type Block = fn(&[&str], usize, &mut Vec<String>, &mut Ctx<'_>) -> usize;
+
+/// A block's body with the blocks inside it converted by `block` too (outside fences).
+fn nested(body: &[&str], ctx: &mut Ctx<'_>, block: Block) -> Vec<String> {
+    // What the page's search for closers learnt is about the page's lines, not these.
+    let page_unclosed = std::mem::take(&mut ctx.unclosed);
+    let out = nested_lines(body, ctx, block);
+    ctx.unclosed = page_unclosed;
+    out
+}
+
+fn nested_lines(body: &[&str], ctx: &mut Ctx<'_>, block: Block) -> Vec<String> {
     let mut out = Vec::new();
     let mut fence: Option<(char, usize)> = None;
     let mut i = 0;
@@ -198,7 +212,7 @@ fn nested(body: &[&str], ctx: &mut Ctx<'_>) -> Vec<String> {
                 open => open,
             };
         } else if fence.is_none() {
-            let used = mkdocs_block(body, i, &mut out, ctx);
+            let used = block(body, i, &mut out, ctx);
             if used > 0 {
                 i += used;
                 super::end_alert(&mut out, body.get(i).copied());

@@ -491,6 +491,26 @@ mod tests {
         assert_eq!(without_code_spans("a `b` c ``d`e`` f `g"), "a  c  f `g");
     }
 
+    /// A Docusaurus admonition inside another (more colons outside) is converted too.
+    #[test]
+    fn docusaurus_admonitions_inside_admonitions() {
+        let t = SourceTree::new(Path::new("."));
+        let p = Path::new("./page.md");
+        let c = convert(
+            Generator::Docusaurus,
+            "::::tip[Fast path]\nRestart it.\n\n:::danger\nNot twice.\n:::\n\n::::\nAfter.\n",
+            p,
+            &t,
+            "page.md",
+            1,
+        );
+        assert_eq!(
+            c.text,
+            "> [!TIP]\n> **Fast path**\n>\n> Restart it.\n>\n> > [!CAUTION]\n> > Not twice.\n>\n\nAfter.\n"
+        );
+        assert_eq!(c.converted, 2);
+    }
+
     /// Docusaurus tabs read as labelled parts.
     #[test]
     fn docusaurus_tabs_keep_their_labels() {

@@ -71,9 +71,34 @@ pub fn rewrite(
             || dest.starts_with(['#', '<'])
             || dest.starts_with("data:")
     };
-    for (event, range) in
-        Parser::new_ext(body, crate::render::markdown::options()).into_offset_iter()
-    {
+    let parser = Parser::new_ext(body, crate::render::markdown::options());
+    // Reference definitions of image files (`[Blog]: blog/blog.png`, which `![Blog]` and
+    // `[![Blog]][Blog]` use): the file is copied and the definition points at the copy.
+    let mut copied_defs: Vec<String> = Vec::new();
+    for (_, def) in parser.reference_definitions().iter() {
+        let dest = def.dest.to_string();
+        let is_image = [".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"]
+            .iter()
+            .any(|e| {
+                dest.to_ascii_lowercase()
+                    .split(['?', '#'])
+                    .next()
+                    .is_some_and(|p| p.ends_with(e))
+            });
+        if !is_image || external(&dest) {
+            continue;
+        }
+        let span = def.span.clone();
+        let Some(file) = find(&dest, &page_dir, tree, &images.root) else {
+            continue;
+        };
+        if let Some(i) = body.get(span.clone()).and_then(|t| t.find(&dest)) {
+            let start = span.start + i;
+            edits.push((start..start + dest.len(), images.copy(file)));
+            copied_defs.push(dest);
+        }
+    }
+    for (event, range) in parser.into_offset_iter() {
         let dest_url = match event {
             Event::Start(Tag::Image { dest_url, .. }) => dest_url,
             // Raw HTML as written: its `<img src>` are copied and pointed at the copies too.
@@ -93,7 +118,7 @@ pub fn rewrite(
             _ => continue,
         };
         let dest = dest_url.to_string();
-        if external(&dest) {
+        if external(&dest) || copied_defs.contains(&dest) {
             continue;
         }
         let Some(file) = find(&dest, &page_dir, tree, &images.root) else {
@@ -206,5 +231,34 @@ mod tests {
             last,
             ["image `img/none.png` is not in the source tree: its link is kept"]
         );
+    }
+
+    /// An image named by a reference definition (MkDocs' `[![Shot]][Shot]`) is copied and
+    /// the definition points at the copy.
+    #[test]
+    fn images_of_reference_definitions_are_copied() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("docs/img")).unwrap();
+        std::fs::write(root.join("docs/img/shot.png"), b"png").unwrap();
+        let mut tree = SourceTree::new(root);
+        tree.pages_dir = root.join("docs");
+        let mut images = Images::new(root);
+        let mut notes = Vec::new();
+        let body = "[![Shot]][Shot] and ![Shot]\n\n  [Shot]: img/shot.png\n  [Page]: other.md\n";
+        let out = rewrite(
+            body,
+            "page.md",
+            &tree,
+            &mut images,
+            &("docs/page.md".to_string(), 1),
+            &mut notes,
+        );
+        assert_eq!(
+            out,
+            "[![Shot]][Shot] and ![Shot]\n\n  [Shot]: ../static/images/docs/img/shot.png\n  [Page]: other.md\n"
+        );
+        assert_eq!(images.copies.len(), 1);
+        assert!(notes.is_empty(), "{notes:?}");
     }
 }

@@ -33,6 +33,13 @@ pub struct IndexArgs {
 
 /// Indexes the site and prints what to add to its templates.
 pub fn run(args: &IndexArgs) -> Result<ExitCode> {
+    if let Some(l) = &args.language
+        && !kbook::config::is_language_tag(l)
+    {
+        anyhow::bail!(
+            "--language `{l}` is not a BCP 47 language tag: use e.g. `en`, `zh` or `zh-CN`"
+        );
+    }
     let report = index_site(&IndexOptions {
         site: args.site.clone(),
         selector: args.selector.clone(),

@@ -230,7 +230,7 @@ fn site_language(site: &Path) -> Option<String> {
     let html = std::fs::read_to_string(site.join("index.html")).ok()?;
     let doc = scraper::Html::parse_document(&html);
     let lang = doc.root_element().value().attr("lang")?.trim();
-    (!lang.is_empty()).then(|| lang.to_string())
+    crate::config::is_language_tag(lang).then(|| lang.to_string())
 }
 
 /// The search page and the loader in the language of `strings`: the page's own texts, and

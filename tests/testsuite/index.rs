@@ -386,6 +386,14 @@ fn index_speaks_the_language_of_the_site() {
         "{status}"
     );
 
+    let out = kbook_command()
+        .arg("index")
+        .arg(&site)
+        .args(["--language", "chinese please"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a BCP 47 language tag"));
     index(&site, &["--language", "en"]);
     let page = std::fs::read_to_string(site.join("kbook/search.html")).unwrap();
     assert!(page.contains("<html lang=\"en\">") && page.contains("<h1>Search</h1>"));

@@ -35,22 +35,14 @@ pub(super) fn split_front<'a>(
             } else if front.trim().is_empty() {
                 Ok(serde_json::Value::Object(Default::default()))
             } else {
+                // Placed as `kbook check` places a book's own (where an unclosed quote or
+                // bracket began, a duplicate key's second line).
                 serde_norway::from_str::<serde_norway::Value>(front)
                     .map(yaml_value)
                     .map_err(|e| {
-                        let full = e.to_string();
-                        // What the parser was reading when it failed began where the fix goes
-                        // (`…, while parsing a flow sequence at line 2 column 7`: an unclosed
-                        // `[`); else where it stopped. Both count in the front-matter.
-                        let began = full.split_once(", while ").and_then(|(_, rest)| {
-                            let (_, at) = rest.split_once(" at line ")?;
-                            let (l, c) = at.split_once(" column ")?;
-                            let c: String = c.chars().take_while(char::is_ascii_digit).collect();
-                            Some((l.parse().ok()?, c.parse().ok()?))
-                        });
-                        let at = began.or_else(|| e.location().map(|l| (l.line(), l.column())));
-                        let msg = full.split(" at line ").next().unwrap_or(&full).to_string();
-                        (msg, at)
+                        let (msg, line, col, _) =
+                            crate::content::frontmatter::yaml_error(front, &e);
+                        (msg, Some((line.max(1), col.max(1))))
                     })
             };
             return match parsed {

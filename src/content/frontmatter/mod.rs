@@ -17,6 +17,7 @@ pub use locate::Locator;
 pub use split::{SplitDocument, Syntax, split};
 pub use validate::{is_http_url, is_valid_date};
 pub use value::FmValue;
+pub(crate) use value::yaml_error;
 
 use crate::diagnostic::{Diagnostic, line_col};
 use kbook_search::version::{Version, VersionRange};

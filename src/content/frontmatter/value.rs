@@ -83,40 +83,60 @@ pub(super) fn parse_yaml(
         return Ok(FmValue::Null);
     }
     let value: serde_norway::Value = serde_norway::from_str(text).map_err(|e| {
-        let (line, col) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
-        let full = e.to_string();
-        // serde_norway appends " at line X column Y"; we print our own position.
-        let msg = full.split(" at line ").next().unwrap_or(&full).to_string();
-        // What the parser was reading when it failed, and where that began (`…, while
-        // scanning a quoted scalar at line 1 column 8`): an unclosed quote is found only at
-        // the end, so the place to fix is where it began.
-        let context = full.split_once(", while ").and_then(|(_, rest)| {
-            let (what, at) = rest.split_once(" at line ")?;
-            let (l, c) = at.split_once(" column ")?;
-            let c: String = c.chars().take_while(char::is_ascii_digit).collect();
-            Some((what.to_string(), l.parse::<usize>().ok()?, c.parse::<usize>().ok()?))
-        });
-        let unclosed =
-            msg.starts_with("found unexpected end of stream") || msg.starts_with("did not find expected");
-        let (msg, line, col) = match context {
-            Some((what, l, c)) if unclosed => (format!("{msg} while {what} that starts here"), l, c),
-            _ => (msg, line, col),
-        };
-        // serde_norway places a duplicate key at its mapping: point at the second occurrence.
-        let (line, col) = duplicate_key_line(text, &msg).map_or((line, col), |l| (l, 1));
-        let tab = text
-            .lines()
-            .nth(line.saturating_sub(1))
-            .is_some_and(|l| l[..l.len() - l.trim_start().len()].contains('\t'));
-        let hint = if tab {
-            "YAML does not allow tabs in indentation: indent with spaces"
-        } else {
-            "check indentation and quoting; strings containing `: ` or starting with `'`, `[` or `{` need double quotes"
-        };
-        Diagnostic::error(path, first_line + line.saturating_sub(1), col.max(1), format!("invalid YAML front-matter: {msg}"))
-            .with_hint(hint)
+        let (msg, line, col, hint) = yaml_error(text, &e);
+        Diagnostic::error(
+            path,
+            first_line + line.saturating_sub(1),
+            col.max(1),
+            format!("invalid YAML front-matter: {msg}"),
+        )
+        .with_hint(hint)
     })?;
     from_yaml(value, path, first_line)
+}
+
+/// What a YAML parse error says and where the fix goes in `text` (1-based line and column),
+/// with a hint: an unclosed quote or bracket at where it began, a duplicate key at its
+/// second occurrence.
+pub(crate) fn yaml_error(
+    text: &str,
+    e: &serde_norway::Error,
+) -> (String, usize, usize, &'static str) {
+    let (line, col) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
+    let full = e.to_string();
+    // serde_norway appends " at line X column Y"; we print our own position.
+    let msg = full.split(" at line ").next().unwrap_or(&full).to_string();
+    // What the parser was reading when it failed, and where that began (`…, while
+    // scanning a quoted scalar at line 1 column 8`): an unclosed quote is found only at
+    // the end, so the place to fix is where it began.
+    let context = full.split_once(", while ").and_then(|(_, rest)| {
+        let (what, at) = rest.split_once(" at line ")?;
+        let (l, c) = at.split_once(" column ")?;
+        let c: String = c.chars().take_while(char::is_ascii_digit).collect();
+        Some((
+            what.to_string(),
+            l.parse::<usize>().ok()?,
+            c.parse::<usize>().ok()?,
+        ))
+    });
+    let unclosed = msg.starts_with("found unexpected end of stream")
+        || msg.starts_with("did not find expected");
+    let (msg, line, col) = match context {
+        Some((what, l, c)) if unclosed => (format!("{msg} while {what} that starts here"), l, c),
+        _ => (msg, line, col),
+    };
+    // serde_norway places a duplicate key at its mapping: point at the second occurrence.
+    let (line, col) = duplicate_key_line(text, &msg).map_or((line, col), |l| (l, 1));
+    let tab = text
+        .lines()
+        .nth(line.saturating_sub(1))
+        .is_some_and(|l| l[..l.len() - l.trim_start().len()].contains('\t'));
+    let hint = if tab {
+        "YAML does not allow tabs in indentation: indent with spaces"
+    } else {
+        "check indentation and quoting; strings containing `: ` or starting with `'`, `[` or `{` need double quotes"
+    };
+    (msg, line, col, hint)
 }
 
 /// The 1-based line of the second top-level `key:` named in serde_norway's "duplicate entry

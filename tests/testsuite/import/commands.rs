@@ -270,18 +270,7 @@ fn import_reports_entries_a_reader_cannot_tell_apart() {
         std::fs::write(d.join("errors.md"), format!("# Errors\n\nAbout {dir}.\n")).unwrap();
     }
     let dest = tempfile::tempdir().unwrap();
-    let out = kbook_command()
-        .args(["import", "--from", "mkdocs", "--json", "--into"])
-        .arg(dest.path().join("book"))
-        .arg(src.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r = import_tree("mkdocs", src.path(), &dest.path().join("book"));
     let notes: Vec<String> = r["notes"]
         .as_array()
         .unwrap()
@@ -320,18 +309,7 @@ fn import_names_the_links_it_does_not_follow() {
     std::os::unix::fs::symlink(docs.join("a.md"), docs.join("b.md")).unwrap();
     std::os::unix::fs::symlink(&docs, docs.join("again")).unwrap();
     let dest = tempfile::tempdir().unwrap();
-    let out = kbook_command()
-        .args(["import", "--from", "docusaurus", "--json", "--into"])
-        .arg(dest.path().join("book"))
-        .arg(src.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = import_tree("docusaurus", src.path(), &dest.path().join("book"));
     let linked: Vec<&str> = report["notes"]
         .as_array()
         .unwrap()

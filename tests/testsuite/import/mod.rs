@@ -18,10 +18,18 @@ fn import(from: &str, name: &str) -> (tempfile::TempDir, Value) {
     let before = snapshot(&src);
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book");
+    let report = import_tree(from, &src, &book);
+    assert_eq!(snapshot(&src), before, "the import changed the source tree");
+    run_ok(kbook_command().args(["check", "--book"]).arg(&book));
+    (dir, report)
+}
+
+/// Imports the tree `src` as `from` into `book`, which must succeed; the JSON report.
+fn import_tree(from: &str, src: &Path, book: &Path) -> Value {
     let out = kbook_command()
         .args(["import", "--from", from, "--json", "--into"])
-        .arg(&book)
-        .arg(&src)
+        .arg(book)
+        .arg(src)
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -29,10 +37,7 @@ fn import(from: &str, name: &str) -> (tempfile::TempDir, Value) {
         out.status.success(),
         "import --from {from} failed:\n{stderr}"
     );
-    assert_eq!(snapshot(&src), before, "the import changed the source tree");
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    run_ok(kbook_command().args(["check", "--book"]).arg(&book));
-    (dir, report)
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// The written entries as (id, title, kind, connector).

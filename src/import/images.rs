@@ -77,14 +77,14 @@ pub fn rewrite(
     let mut copied_defs: Vec<String> = Vec::new();
     for (_, def) in parser.reference_definitions().iter() {
         let dest = def.dest.to_string();
+        let named = dest
+            .split(['?', '#'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
         let is_image = [".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"]
             .iter()
-            .any(|e| {
-                dest.to_ascii_lowercase()
-                    .split(['?', '#'])
-                    .next()
-                    .is_some_and(|p| p.ends_with(e))
-            });
+            .any(|e| named.ends_with(e));
         if !is_image || external(&dest) {
             continue;
         }
@@ -187,15 +187,21 @@ pub fn copy(images: &Images, dir: &Path) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn images_in_raw_html_are_copied_and_pointed_at_the_copies() {
+    /// A tree with pages under `docs/` and the image `docs/img/<name>`.
+    fn docs_with_image(name: &str) -> (tempfile::TempDir, SourceTree) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         std::fs::create_dir_all(root.join("docs/img")).unwrap();
-        std::fs::write(root.join("docs/img/pic.png"), b"png").unwrap();
+        std::fs::write(root.join("docs/img").join(name), b"png").unwrap();
         let mut tree = SourceTree::new(root);
         tree.pages_dir = root.join("docs");
-        let mut images = Images::new(root);
+        (dir, tree)
+    }
+
+    #[test]
+    fn images_in_raw_html_are_copied_and_pointed_at_the_copies() {
+        let (dir, tree) = docs_with_image("pic.png");
+        let mut images = Images::new(dir.path());
         let mut notes = Vec::new();
         let body = "Text.\n\n<p><img src=\"img/pic.png\" alt=\"pic\" width=\"200\"> <img src='img/none.png'></p>\n\n![md](img/pic.png)\n";
         let out = rewrite(
@@ -237,13 +243,8 @@ mod tests {
     /// the definition points at the copy.
     #[test]
     fn images_of_reference_definitions_are_copied() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        std::fs::create_dir_all(root.join("docs/img")).unwrap();
-        std::fs::write(root.join("docs/img/shot.png"), b"png").unwrap();
-        let mut tree = SourceTree::new(root);
-        tree.pages_dir = root.join("docs");
-        let mut images = Images::new(root);
+        let (dir, tree) = docs_with_image("shot.png");
+        let mut images = Images::new(dir.path());
         let mut notes = Vec::new();
         let body = "[![Shot]][Shot] and ![Shot]\n\n  [Shot]: img/shot.png\n  [Page]: other.md\n";
         let out = rewrite(

@@ -305,6 +305,23 @@ fn link_text(link: &str) -> &str {
         .unwrap_or(link)
 }
 
+/// `path` relative to the folder of the source page `page`, normalized (`None`: above the
+/// tree).
+fn beside_page(page: &str, path: &str) -> Option<String> {
+    crate::urls::normalize(&format!(
+        "{}{path}",
+        page.rfind('/').map_or("", |i| &page[..=i])
+    ))
+}
+
+/// The pages a path without an extension may name: a page, or a section's index.
+fn pages_named(path: &str) -> Vec<String> {
+    [".md", ".mdx", "/index.md", "/_index.md"]
+        .iter()
+        .map(|e| format!("{path}{e}"))
+        .collect()
+}
+
 /// The link from an entry of `connector` to entry `id` of connector `c` (its `.md` file).
 fn entry_link(c: &str, id: &str, anchor: Option<String>, connector: &str) -> String {
     let file = if c == connector {
@@ -346,10 +363,7 @@ fn resolve(
     }
     let joined = match path.strip_prefix("@/") {
         Some(p) => Some(p.to_string()),
-        None => crate::urls::normalize(&format!(
-            "{}{path}",
-            page.rfind('/').map_or("", |i| &page[..=i])
-        )),
+        None => beside_page(page, path),
     };
     let Some(joined) = joined else {
         return Some(None);
@@ -374,31 +388,14 @@ fn resolve(
         c
     } else if !joined.rsplit('/').next().unwrap_or("").contains('.') {
         // Docusaurus links pages without their extension; Hugo refs name sections too.
-        [".md", ".mdx", "/index.md", "/_index.md"]
-            .iter()
-            .map(|e| format!("{joined}{e}"))
-            .collect()
+        pages_named(&joined)
     } else {
         return None;
     };
     // Hugo's `ref "other.md"` names a page beside this one first, then from the root.
-    let beside: Vec<String> = match path.strip_prefix("@/") {
-        Some(p) => crate::urls::normalize(&format!(
-            "{}{p}",
-            page.rfind('/').map_or("", |i| &page[..=i])
-        ))
-        .map(|j| {
-            let j = j.trim_end_matches('/');
-            if is_page {
-                vec![j.to_string()]
-            } else {
-                [".md", ".mdx", "/index.md", "/_index.md"]
-                    .iter()
-                    .map(|e| format!("{j}{e}"))
-                    .collect()
-            }
-        })
-        .unwrap_or_default(),
+    let beside: Vec<String> = match path.strip_prefix("@/").and_then(|p| beside_page(page, p)) {
+        Some(j) if is_page => vec![j.trim_end_matches('/').to_string()],
+        Some(j) => pages_named(j.trim_end_matches('/')),
         None => Vec::new(),
     };
     let Some(found) = candidates

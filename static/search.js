@@ -970,6 +970,9 @@
     var q = this.query();
     var seq = ++this.seq;
     if (!q.trim()) {
+      // Nothing is searched: the last search's count must not stay behind for a screen
+      // reader to find, and the same search typed again is announced again.
+      this.announce("");
       this.showRecent();
       if (document.activeElement !== this.input) this.close();
       return;

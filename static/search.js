@@ -697,10 +697,12 @@
       var chars = Array.from(s.text);
       s.highlights.forEach(function (r) {
         var t = chars.slice(r[0], r[1]).join("").trim().toLowerCase();
-        if (t.length >= 2 && out.indexOf(t) < 0) out.push(t);
+        if (t && out.indexOf(t) < 0) out.push(t);
       });
     }
-    return out.slice(0, 12);
+    // theme.js knows which terms are worth marking; a page without it marks nothing.
+    var terms = kb.markableTerms ? kb.markableTerms(out) : out.filter(function (w) { return w.length >= 2; });
+    return terms.slice(0, 12);
   }
 
   // A result's link: the entry page, told the matched words to highlight, opened at the

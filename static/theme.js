@@ -344,13 +344,28 @@
     return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   }
 
-  /** Wraps occurrences of `terms` inside `scope` in <mark class="kbook-hl">; returns the count. */
-  function highlight(scope, terms) {
+  // One character of a script written without spaces (Han, kana, Hangul) is a word.
+  var ONE_CHAR_WORD = /^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]$/;
+
+  /**
+   * The terms worth marking, lower-cased, each once: two characters or more; one Han, kana or
+   * Hangul character only when nothing longer matched (a search for `慢`), since the lone
+   * characters of a longer search would mark every 的 of the page.
+   */
+  function markableTerms(terms) {
     var words = [];
     (terms || []).forEach(function (t) {
-      t = String(t).trim();
-      if (t.length >= 2 && words.indexOf(t.toLowerCase()) < 0) words.push(t.toLowerCase());
+      t = String(t).trim().toLowerCase();
+      if (t && words.indexOf(t) < 0) words.push(t);
     });
+    var long = words.filter(function (w) { return w.length >= 2; });
+    return long.length ? long : words.filter(function (w) { return ONE_CHAR_WORD.test(w); });
+  }
+  kb.markableTerms = markableTerms;
+
+  /** Wraps occurrences of `terms` inside `scope` in <mark class="kbook-hl">; returns the count. */
+  function highlight(scope, terms) {
+    var words = markableTerms(terms);
     if (!scope || !words.length) return 0;
     words.sort(function (a, b) { return b.length - a.length; });
     var re = new RegExp(words.map(escapeRegExp).join("|"), "gi");

@@ -378,6 +378,29 @@ fn cjk_terms_are_marked_inside_running_text() {
         "(() => { const li = document.querySelector('#kbook-search-page-results .kbook-result'); return li && li.dataset.id; })()",
     );
     assert_eq!(first, "kafka-source-latency-50-years");
+    // It is marked in the snippet and, through the result's link, on the entry page.
+    assert!(
+        c.wait_for(&marks(
+            "#kbook-search-page-results .kbook-result:first-child mark"
+        ))
+        .as_array()
+        .is_some_and(|m| m.iter().any(|m| m == "慢")),
+        "snippet"
+    );
+    let href = c.eval("document.querySelector('#kbook-search-page-results .kbook-result a').href");
+    let href = href.as_str().unwrap();
+    assert!(
+        href.contains(&format!("highlight={}", url_encode("慢"))),
+        "{href}"
+    );
+    c.open(href);
+    let shown = c.wait_for(&marks("article.entry mark.kbook-hl"));
+    assert!(
+        shown
+            .as_array()
+            .is_some_and(|m| m.iter().all(|m| m == "慢")),
+        "{shown}"
+    );
     c.assert_no_errors("CJK highlighting");
 }
 

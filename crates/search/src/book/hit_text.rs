@@ -3,7 +3,7 @@
 
 use super::Matches;
 use crate::Snippet;
-use crate::analysis::{Analyzer, analyze};
+use crate::analysis::{Analyzer, Tok, analyze};
 use crate::query::{BuiltQuery, ClauseKind, field_name};
 use crate::schema::{F_IDS, F_SIG};
 use std::collections::HashMap;
@@ -37,6 +37,42 @@ pub(super) fn best_error(errors: &[&str], built: &BuiltQuery) -> Option<String> 
     best.map(|(_, e)| e.to_string())
 }
 
+/// The tokens of `text` that are query terms. A term of one CJK character (a query of one
+/// character) is found inside the bigrams the text is read as (`很慢` holds `慢`), as the
+/// index finds it, and only that character is the match.
+fn matched_tokens(text: &str, terms: &HashMap<String, f32>, analyzer: Analyzer) -> Vec<Tok> {
+    let lone: Vec<char> = terms
+        .keys()
+        .filter_map(|t| {
+            let mut cs = t.chars();
+            cs.next()
+                .filter(|&c| cs.next().is_none() && crate::script::is_cjk(c))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for t in analyze(text, analyzer) {
+        if terms.contains_key(&t.text) {
+            out.push(t);
+        } else if !lone.is_empty() {
+            for (at, c) in text[t.from..t.to].char_indices() {
+                if lone.contains(&c) {
+                    let from = t.from + at;
+                    // The character ends one bigram and starts the next: found once.
+                    if out.last().is_none_or(|o: &Tok| o.from != from) {
+                        out.push(Tok {
+                            text: c.to_string(),
+                            from,
+                            to: from + c.len_utf8(),
+                            ..t.clone()
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// A passage of `text` around the densest cluster of query terms, with char-offset highlights.
 /// Headings (between two [`crate::HEADING_MARK`]s) are never part of the passage: it stays
 /// inside one section, and names that section's heading.
@@ -59,10 +95,7 @@ pub(super) fn snippet(
         .collect();
     let headings: Vec<(usize, usize)> =
         marks.chunks_exact(2).map(|p| (p[0] + mark, p[1])).collect();
-    let toks: Vec<_> = analyze(text, analyzer)
-        .into_iter()
-        .filter(|t| terms.contains_key(&t.text))
-        .collect();
+    let toks = matched_tokens(text, terms, analyzer);
     // Window start: the matched token whose following 2 × SNIPPET_CHARS bytes of its own
     // section hold the most distinct terms (weighted); no match: the beginning of the text.
     // A window that ran on into the next section would credit this one with a heading's
@@ -278,6 +311,21 @@ mod tests {
             .collect();
         let s = snippet(&text, &["q11", "q12"], &terms, Analyzer::Prose);
         assert_eq!(s.anchor.as_deref(), Some("q12"), "{s:?}");
+    }
+
+    /// A query of one Han character finds it inside the text's bigrams, and marks only it.
+    #[test]
+    fn a_snippet_marks_one_cjk_character_inside_running_text() {
+        let terms: HashMap<String, f32> = [("慢".to_string(), 1.0)].into();
+        let body = format!("{}。作业处理得很慢。慢查询也多。", "开头".repeat(40));
+        let s = snippet(&body, &[], &terms, Analyzer::Prose);
+        let marked: Vec<String> = s
+            .highlights
+            .iter()
+            .map(|&(a, b)| s.text.chars().skip(a).take(b - a).collect())
+            .collect();
+        assert_eq!(marked, ["慢", "慢"], "{s:?}");
+        assert!(s.text.contains("处理得很慢"), "{}", s.text);
     }
 
     #[test]

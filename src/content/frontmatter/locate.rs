@@ -92,6 +92,27 @@ impl Locator {
         self.key(key)
     }
 
+    /// `key` given `value`, written in the front-matter's syntax.
+    pub fn assignment(&self, key: &str, value: &str) -> String {
+        match self.syntax {
+            Syntax::Yaml => format!("{key}: {value}"),
+            Syntax::Toml => format!("{key} = {value}"),
+        }
+    }
+
+    /// The literal written after the key that sits at `(line, col)` (as [`Self::item_key`]
+    /// gives it): the characters of an unquoted number, up to a separator or comment.
+    pub fn literal_after(&self, (line, col): (usize, usize)) -> Option<&str> {
+        let text = self.lines.get(line.checked_sub(self.first_line)?)?;
+        let from = text.char_indices().nth(col.checked_sub(1)?)?.0;
+        let rest = &text[from..];
+        let rest = rest[rest.find([':', '='])? + 1..].trim_start();
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '+' | '-')))
+            .unwrap_or(rest.len());
+        Some(&rest[..end]).filter(|l| !l.is_empty())
+    }
+
     /// Position of item `n` of list `key` (block or array-of-tables style), else of the key.
     pub fn item(&self, key: &str, n: usize) -> (usize, usize) {
         self.item_line(key, n).map_or_else(

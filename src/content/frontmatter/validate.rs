@@ -411,6 +411,28 @@ impl Validator<'_> {
             let mut fixed_at = None;
             for (k, val) in fields {
                 let at = self.loc.item_key("versions", i, k);
+                // YAML and TOML read an unquoted `3.10` as the number 3.1: a version whose
+                // written digits the number lost would silently name another release.
+                if let FmValue::Number(n) = val
+                    && let Some(written) = self
+                        .loc
+                        .literal_after(at)
+                        .filter(|w| w != n)
+                        .map(str::to_string)
+                {
+                    let (as_written, quoted) = (
+                        self.loc.assignment(k, &written),
+                        self.loc.assignment(k, &format!("\"{written}\"")),
+                    );
+                    self.err(
+                        at,
+                        format!(
+                            "`{as_written}` is read as the number {n}, not as the version {written}"
+                        ),
+                        format!("quote versions: `{quoted}`"),
+                    );
+                    continue;
+                }
                 let text = match val {
                     FmValue::Str(s) | FmValue::Number(s) | FmValue::Date(s) => s.clone(),
                     other => {
@@ -474,7 +496,7 @@ impl Validator<'_> {
                     format!(
                         "the fixed version {fixed_text} is inside the affected range `{range_text}`"
                     ),
-                    "end the range before the fix, e.g. `<{fixed_text}`",
+                    format!("end the range before the fix, e.g. `<{fixed_text}`"),
                 );
             }
             if entry.product.is_empty() && !fields.iter().any(|(k, _)| k == "product") {

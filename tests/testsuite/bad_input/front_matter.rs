@@ -238,3 +238,29 @@ fn links_to_an_entry_that_does_not_parse_are_not_reported_missing() {
     let err = assert_fails_with(&c, &["content/kafka/broken.md"]);
     assert!(!err.contains("content/kafka/linking.md"), "{err}");
 }
+
+/// An unquoted `3.10` is the number 3.1 to YAML and TOML: the release written must not turn
+/// silently into another. A number that keeps its digits (`3.1`) is that version.
+#[test]
+fn unquoted_versions_that_a_number_changes() {
+    let c = Case::with(&[
+        (
+            "content/kafka/yaml.md",
+            b"---\ntitle: \"Yaml\"\nconnector: kafka\nkind: behavior\nversions:\n  - product: vvr\n    affected: 3.10\n  - product: flink\n    fixed: 3.1\n---\nbody\n",
+        ),
+        (
+            "content/kafka/toml.md",
+            b"+++\ntitle = \"Toml\"\nconnector = \"kafka\"\nkind = \"behavior\"\n[[versions]]\nproduct = \"vvr\"\nfixed = 2.20\n+++\nbody\n",
+        ),
+    ]);
+    let err = assert_fails_with(
+        &c,
+        &[
+            "content/kafka/yaml.md:7:5: error: `affected: 3.10` is read as the number 3.1, not as the version 3.10",
+            "quote versions: `affected: \"3.10\"`",
+            "content/kafka/toml.md:7:1: error: `fixed = 2.20` is read as the number 2.2",
+            "quote versions: `fixed = \"2.20\"`",
+        ],
+    );
+    assert!(!err.contains("yaml.md:9"), "{err}");
+}

@@ -440,6 +440,9 @@ mod tests {
             "title: *nowhere\n".to_string(),
             format!("title: T\n{lol}"),
             format!("tags:\n  {deep}\n"),
+            "title: T\nconnector: kafka\nkind：error\ntags: [a]\n".to_string(),
+            "title：\"T\"\nkind: error\n".to_string(),
+            "title: T\nversions:\n  - product：vvr\n    fixed: \"1\"\n".to_string(),
         ];
         let got: Vec<String> = fronts
             .iter()
@@ -457,6 +460,9 @@ mod tests {
                 "2:8 invalid YAML front-matter: unknown anchor",
                 "2:1 invalid YAML front-matter: repetition limit exceeded",
                 "3:257 invalid YAML front-matter: recursion limit exceeded",
+                "4:5 invalid YAML front-matter: `kind` is followed by a full-width colon `：`, which YAML does not read as `:`",
+                "2:6 invalid YAML front-matter: `title` is followed by a full-width colon `：`, which YAML does not read as `:`",
+                "4:12 invalid YAML front-matter: `product` is followed by a full-width colon `：`, which YAML does not read as `:`",
             ]
         );
     }

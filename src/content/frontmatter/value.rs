@@ -125,6 +125,18 @@ pub(crate) fn yaml_error(
         Some((what, l, c)) if unclosed => (format!("{msg} while {what} that starts here"), l, c),
         _ => (msg, line, col),
     };
+    // A Chinese input method's colon after a key makes the line a plain string, and the
+    // parser fails later, on another line, about something else: name the colon.
+    if let Some((l, c, key)) = full_width_colon(text, line) {
+        return (
+            format!(
+                "`{key}` is followed by a full-width colon `：`, which YAML does not read as `:`"
+            ),
+            l,
+            c,
+            "type the colon after a key as `:` (half-width), then a space",
+        );
+    }
     // serde_norway places a duplicate key at its mapping: point at the second occurrence.
     let (line, col) = duplicate_key_line(text, &msg).map_or((line, col), |l| (l, 1));
     let tab = text
@@ -137,6 +149,26 @@ pub(crate) fn yaml_error(
         "check indentation and quoting; strings containing `: ` or starting with `'`, `[` or `{` need double quotes"
     };
     (msg, line, col, hint)
+}
+
+/// The first line up to `upto` (1-based) that starts with a key (of a mapping or a list item)
+/// followed by a full-width colon: its line, the colon's column and the key.
+fn full_width_colon(text: &str, upto: usize) -> Option<(usize, usize, &str)> {
+    text.lines()
+        .take(upto.max(1))
+        .enumerate()
+        .find_map(|(i, l)| {
+            let body = l.trim_start();
+            let body = body.strip_prefix("- ").map_or(body, str::trim_start);
+            let key_end = body
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                .filter(|&e| e > 0)?;
+            let (key, rest) = body.split_at(key_end);
+            rest.trim_start().starts_with('：').then(|| {
+                let at = l.len() - rest.trim_start().len();
+                (i + 1, l[..at].chars().count() + 1, key)
+            })
+        })
 }
 
 /// The 1-based line of the second top-level `key:` named in serde_norway's "duplicate entry

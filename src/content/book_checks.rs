@@ -41,6 +41,27 @@ fn lint_book(book: &Book, by_id: &HashMap<&str, &Entry>, today: &str, diags: &mu
                 }
             }
         }
+        // One common word (`timeout`, `Exception`, `失败`) is in countless pastes: the entry
+        // would come first for all of them. An identifier (`OutOfMemoryError`, `ORA-01555`)
+        // is one word too, but it names one error.
+        for err in e.fm.errors.iter().map(|err| err.text.trim()) {
+            let mut chars = err.chars();
+            let common_word = chars.next().is_some_and(char::is_alphabetic)
+                && chars.all(|c| c.is_alphabetic() && !c.is_uppercase())
+                && (err.is_ascii() || err.chars().count() <= 4);
+            if common_word {
+                let (line, col) = e.locator.value("errors", err);
+                diags.push(
+                    Diagnostic::warning(
+                        &e.path,
+                        line,
+                        col,
+                        format!("the error string `{err}` is one common word: every paste that has it matches this entry"),
+                    )
+                    .with_hint("give the whole message as the system prints it; a word alone belongs in `tags` or `symptoms`"),
+                );
+            }
+        }
         for r in &e.fm.related {
             if let Some(other) = by_id.get(r.as_str())
                 && other.id != e.id

@@ -167,6 +167,18 @@ fn warnings_pass_unless_denied() {
         "{}",
         stderr(&o)
     );
+    // An error string of one common word, in any script; an identifier is one word too.
+    let err = stderr(&o);
+    let words: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("is one common word"))
+        .map(|l| l.split(": warning: ").next().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        words,
+        ["content/kafka/words.md:7:6", "content/kafka/words.md:9:6"],
+        "{err}"
+    );
     let c = case("warning-only");
     let o = build(&c.book, &c.out, &["--deny-warnings"]);
     assert_eq!(o.status.code(), Some(1));

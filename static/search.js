@@ -921,7 +921,7 @@
     clear(this.panel);
     this.items = [];
     this.hits = [];
-    this.active = -1;
+    this.select(-1); // the old options are gone: none is current
     if (!list.length) {
       this.close();
       return;
@@ -962,7 +962,7 @@
   SearchBox.prototype.message = function (text, cls) {
     clear(this.panel);
     this.items = [];
-    this.active = -1;
+    this.select(-1); // the old options are gone: none is current
     this.panel.appendChild(el("div", "kbook-search-message" + (cls ? " " + cls : ""), text));
     this.open();
   };
@@ -996,7 +996,7 @@
     clear(this.panel);
     this.items = [];
     this.hits = res.hits;
-    this.active = -1;
+    this.select(-1); // the old options are gone: none is current
     var list = el("ul", "kbook-search-list");
     list.setAttribute("role", "listbox");
     list.setAttribute("aria-label", res.confident ? t("results_label") : t("nearest"));
@@ -1102,9 +1102,15 @@
     // While typing, a text that is not (yet) a version waits quietly; leaving the field or
     // pressing Enter says what is wrong with it.
     var apply = debounce(function () { self.apply(true); }, PAGE_DELAY_MS);
+    // A product picked with the pointer leads on to its version; one reached with the arrow
+    // keys (which change a closed list's value at each press) keeps the focus, or the
+    // keyboard could never get past the first product.
+    var keyed = false;
+    this.select.addEventListener("keydown", function () { keyed = true; });
+    this.select.addEventListener("pointerdown", function () { keyed = false; });
     this.select.addEventListener("change", function () {
       self.suggest();
-      if (self.select.value && !self.input.value.trim()) self.input.focus();
+      if (!keyed && self.select.value && !self.input.value.trim()) self.input.focus();
       self.apply();
     });
     onTyped(this.input, apply);

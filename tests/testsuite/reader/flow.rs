@@ -458,6 +458,39 @@ fn theme_persists_phone_layout_and_print() {
             "{url}: horizontal scroll at 375 px: {widths}"
         );
     }
+    // A link to a section shows its heading below the sticky header (two rows here).
+    c.open(&entry);
+    let last = c.eval("document.querySelectorAll('article.entry h2[id]')[1].id");
+    c.open(&format!("{}index.html", b.plain.http));
+    c.open(&format!("{entry}#{}", last.as_str().unwrap()));
+    assert!(
+        c.eval("scrollY").as_f64() > Some(0.0),
+        "the page did not scroll to the section"
+    );
+    let (top, header) = (
+        c.eval(&format!(
+            "Math.round(document.getElementById({last}).getBoundingClientRect().top)"
+        )),
+        c.eval("Math.round(document.querySelector('.site-header').getBoundingClientRect().bottom)"),
+    );
+    assert!(
+        top.as_i64() >= header.as_i64(),
+        "heading at {top} under the header ending at {header}"
+    );
+    // 320 px (the reflow width): a result titled with a long identifier wraps.
+    c.viewport(320, 640, true);
+    c.open(&format!(
+        "{}search.html?q={}",
+        b.plain.http,
+        url_encode("error 134 ReadConcernMajorityNotAvailableYet after a topology change")
+    ));
+    c.wait_for("document.querySelector('.kbook-result')");
+    let widths = c.eval("[document.documentElement.scrollWidth, window.innerWidth]");
+    assert!(
+        widths[0].as_u64() <= widths[1].as_u64(),
+        "horizontal scroll at 320 px: {widths}"
+    );
+    c.viewport(375, 812, true);
     c.open(&entry);
     assert_eq!(
         c.eval("getComputedStyle(document.getElementById('sidebar')).display"),

@@ -118,6 +118,21 @@ fn reader_version_marks_and_demotes_and_is_remembered() {
             0
         );
 
+        // The arrow keys move through the products and the focus stays on the list.
+        if origin == Origin::Http {
+            c.eval("document.getElementById('kbook-version-product').focus()");
+            c.tab.press_key("ArrowDown").unwrap();
+            c.wait_for("document.getElementById('kbook-version-product').value !== ''");
+            assert_eq!(
+                c.eval("document.activeElement.id"),
+                "kbook-version-product",
+                "an arrow key took the focus off the product list"
+            );
+            // Back to no product; the next pick is the pointer's.
+            c.eval(
+                "(() => { const s = document.getElementById('kbook-version-product'); s.value = ''; s.dispatchEvent(new Event('change')); s.dispatchEvent(new PointerEvent('pointerdown')); })()",
+            );
+        }
         // Pick the product, type the version.
         c.eval(
             "(() => { const s = document.getElementById('kbook-version-product'); s.value = 'vvr'; s.dispatchEvent(new Event('change')); })()",

@@ -17,7 +17,8 @@ pub const BUILTIN_STATIC: [(&str, &[u8]); 5] = [
     ("redirect.js", include_bytes!("../../static/redirect.js")),
 ];
 
-/// `highlight.css`: the light theme, and the dark one scoped to `[data-theme="dark"]`.
+/// `highlight.css`: the light theme, and the dark one scoped to `[data-theme="dark"]` on
+/// screens.
 pub fn highlight_css() -> String {
     let mut css = String::from("/* Syntax highlighting (generated). */\n");
     // Code blocks sit on kbook.css's --code-bg (light #f5f7fa, dark #1c222c).
@@ -25,10 +26,13 @@ pub fn highlight_css() -> String {
         &theme_css(&builtin::github_light()),
         [0xf5, 0xf7, 0xfa],
     ));
+    // On screen only: paper is white whatever the reader's theme (kbook.css prints light).
+    css.push_str("@media screen {\n");
     css.push_str(&scope(
         &ensure_contrast(&theme_css(&builtin::github_dark()), [0x1c, 0x22, 0x2c]),
         "[data-theme=\"dark\"] ",
     ));
+    css.push_str("}\n");
     css
 }
 

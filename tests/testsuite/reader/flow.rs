@@ -532,6 +532,29 @@ fn theme_persists_phone_layout_and_print() {
         shown,
         serde_json::json!(["none", "none", "none", "none", "block"])
     );
+    // A long stack trace prints whole, and in the light colours even from the dark theme.
+    c.open(&format!(
+        "{}{}",
+        b.plain.http,
+        entry_url(&b.plain, "hologres-backpressure-exceed-reject-limit")
+    ));
+    c.eval("document.documentElement.dataset.theme = 'dark'");
+    // About an A4 page's width inside its margins.
+    c.viewport(680, 900, false);
+    let cut = c.eval(
+        "[...document.querySelectorAll('article.entry pre')].filter(p => p.scrollWidth > p.clientWidth + 1).length",
+    );
+    assert_eq!(cut, 0, "code blocks cut off in print");
+    // The brightest syntax colour's channels sum: the dark theme's are near white.
+    let brightest = c.eval(
+        "Math.max(...[...document.querySelectorAll('article.entry pre [class^=hl-]')].map(e => getComputedStyle(e).color.match(/\\d+/g).slice(0, 3).reduce((a, b) => a + +b, 0)))",
+    );
+    assert!(
+        brightest
+            .as_f64()
+            .is_some_and(|v| (0.0..600.0).contains(&v)),
+        "syntax colours for a dark screen on paper: {brightest}"
+    );
     c.media("");
     c.assert_no_errors("phone and print");
 }

@@ -249,7 +249,12 @@ fn resolve(page: &str, rel: &str) -> Option<String> {
     {
         return None;
     }
+    // The site writes a file name with spaces or other scripts percent-encoded.
     let path = urls::join(page, rel)?;
+    let path = percent_encoding::percent_decode_str(&path)
+        .decode_utf8()
+        .ok()?
+        .into_owned();
     Some(match (rel.ends_with('/'), path.is_empty()) {
         (false, _) => path,
         (true, true) => "index.html".to_string(),
@@ -364,7 +369,13 @@ fn id_clash(id: &str, first: &IdOwner, second: &IdOwner) -> BundleError {
 
 fn data_uri(path: &str, bytes: &[u8]) -> String {
     use base64::Engine as _;
-    let mime = match path.rsplit('.').next().unwrap_or("") {
+    let mime = match path
+        .rsplit('.')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+        .as_str()
+    {
         "png" => "image/png",
         "jpg" | "jpeg" => "image/jpeg",
         "gif" => "image/gif",
@@ -615,6 +626,29 @@ mod tests {
         assert_eq!(resolve("index.html", "https://e.org/x.html"), None);
         assert_eq!(resolve("index.html", "mailto:a@b"), None);
         assert_eq!(resolve("index.html", "/abs.html"), None);
+        // The file a percent-encoded name names.
+        assert_eq!(
+            resolve("kafka/a.html", "../static/images/my%20flow%20%C3%A9.png").as_deref(),
+            Some("static/images/my flow é.png")
+        );
+    }
+
+    /// An image whose name has spaces, another script or capitals is embedded with its type.
+    #[test]
+    fn embeds_images_by_their_encoded_names() {
+        let sections = HashMap::new();
+        let files: HashMap<&str, &[u8]> = [("static/images/my flow é.PNG", &b"x"[..])].into();
+        let r = Rewriter {
+            sections: &sections,
+            files: &files,
+        };
+        let out = r.page(
+            "kafka/a.html",
+            r#"<img src="../static/images/my%20flow%20%C3%A9.PNG">"#,
+            Some("a"),
+            &mut Vec::new(),
+        );
+        assert_eq!(out, r#"<img src="data:image/png;base64,eA==">"#);
     }
 
     #[test]

@@ -28,6 +28,13 @@ pub(super) fn missing_static_warning(
     page_url: &str,
     static_files: &HashSet<String>,
 ) -> Option<(String, &'static str)> {
+    let d = dest.trim();
+    if what == "image" && d.starts_with('/') && !d.starts_with("//") {
+        return Some((
+            format!("{what} `{dest}`: a path from the host's root"),
+            "it breaks in the offline bundle and when the site is served below a path: use a relative path, e.g. `../static/images/…`",
+        ));
+    }
     if what == "image"
         && let Some(rel) = unpublished_file(dest, page_url)
     {

@@ -975,6 +975,13 @@ mod tests {
             "{}",
             d[0]
         );
+        // An image too.
+        let (_, d) = render("![abs](/static/images/flow.png) ![net](//cdn.example.org/x.png)\n");
+        let said: Vec<String> = d.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(
+            said,
+            ["image `/static/images/flow.png`: a path from the host's root"]
+        );
         // Without the list of pages (a renderer used alone), nothing is claimed.
         let (_, d) = render("[gone](gone.html)\n");
         assert!(d.is_empty(), "{d:?}");

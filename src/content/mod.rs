@@ -354,7 +354,7 @@ pub fn parse_entry(
     if fm.id.is_none() && !crate::config::is_slug(&id) {
         diags.push(
             Diagnostic::error(&shown, 1, 1, format!("the file name `{stem}` is not a valid id"))
-                .with_hint("rename the file to lowercase letters, digits and hyphens, or set `id:` in the front-matter"),
+                .with_hint("rename the file to ASCII lowercase letters (a–z), digits and hyphens, or set `id:` in the front-matter"),
         );
     }
     let rel_path = file

@@ -54,6 +54,15 @@ pub fn connector_page(slug: &str) -> String {
 /// [`alias_anchor`]). `None` when the alias is not a path inside the site.
 pub fn alias_page(alias: &str) -> Option<String> {
     let path = alias.split('#').next().unwrap_or(alias);
+    // An address copied from a browser or a log is percent-encoded (`my%20page.html`); the
+    // page written must have the name a host decodes it to. A query or another site's
+    // address names no file.
+    if path.contains('?') || path.split('/').next().is_some_and(|s| s.contains(':')) {
+        return None;
+    }
+    let path = percent_encoding::percent_decode_str(path)
+        .decode_utf8()
+        .ok()?;
     let path = path.trim_start_matches('/');
     if path.is_empty() || path.split('/').any(|s| s == ".." || s == ".") || path.contains('\\') {
         return None;
@@ -179,7 +188,23 @@ mod tests {
         assert_eq!(alias_anchor("old/faq/#q2"), Some("q2"));
         assert_eq!(alias_anchor("old/faq/"), None);
         assert_eq!(alias_anchor("old/faq/#"), None);
-        for bad in ["", "/", "a/../b.html", "./a.html", "a\\b.html", "#only"] {
+        assert_eq!(
+            alias_page("old/my%20page%C3%A9.html").as_deref(),
+            Some("old/my pageé.html")
+        );
+        for bad in [
+            "",
+            "/",
+            "a/../b.html",
+            "./a.html",
+            "a\\b.html",
+            "#only",
+            "old/x.html?y=1",
+            "https://other.example/x.html",
+            "a/%2E%2E/b.html",
+            "a%5Cb.html",
+            "%FF.html",
+        ] {
             assert_eq!(alias_page(bad), None, "{bad}");
         }
     }

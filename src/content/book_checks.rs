@@ -216,16 +216,23 @@ pub(super) fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagno
             );
         }
         for a in &e.fm.aliases {
-            let (line, _) = e.locator.value("aliases", a);
+            let (line, col) = e.locator.value("aliases", a);
             let Some(out) = urls::alias_page(a) else {
+                let hint = if a.split(['/', '#']).next().is_some_and(|s| s.contains(':')) {
+                    "an alias is an old address of this site, written from its root, e.g. `old/entry-name.html`"
+                } else if a.contains('?') {
+                    "a static host serves a page whatever its query: drop the `?…` part"
+                } else {
+                    "write it relative to the site root, e.g. `old/entry-name.html`"
+                };
                 diags.push(
                     Diagnostic::error(
                         &e.path,
                         line,
-                        1,
+                        col,
                         format!("alias `{a}` is not a path inside the site"),
                     )
-                    .with_hint("write it relative to the site root, e.g. `old/entry-name.html`"),
+                    .with_hint(hint),
                 );
                 continue;
             };

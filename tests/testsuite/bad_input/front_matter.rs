@@ -264,3 +264,22 @@ fn unquoted_versions_that_a_number_changes() {
     );
     assert!(!err.contains("yaml.md:9"), "{err}");
 }
+
+/// An alias with a query or another site's address names no page a host can serve; each is
+/// placed at its own text.
+#[test]
+fn aliases_no_host_can_serve() {
+    let c = Case::with(&[(
+        "content/kafka/al.md",
+        b"---\ntitle: \"Aliases\"\nconnector: kafka\nkind: concept\naliases: [\"old/ok%20page.html\", \"old/x.html?y=1\", \"https://e.org/x.html\"]\n---\nbody\n",
+    )]);
+    assert_fails_with(
+        &c,
+        &[
+            "content/kafka/al.md:5:34: error: alias `old/x.html?y=1` is not a path inside the site",
+            "drop the `?…` part",
+            "content/kafka/al.md:5:52: error: alias `https://e.org/x.html` is not a path inside the site",
+            "an old address of this site",
+        ],
+    );
+}

@@ -97,6 +97,11 @@ const EN_PAGE: &[(&str, &str)] = &[
         "single-file edition, built with kbook",
     ),
     ("heading_link", "Link to this section"),
+    ("alert_note", "Note"),
+    ("alert_tip", "Tip"),
+    ("alert_important", "Important"),
+    ("alert_warning", "Warning"),
+    ("alert_caution", "Caution"),
 ];
 
 /// Texts the page scripts show (their English copies live in static/theme.js and
@@ -307,6 +312,11 @@ const ZH_PAGE: &[(&str, &str)] = &[
     ("opensearch_description", "粘贴错误信息搜索{title}"),
     ("single_file_edition", "单文件版，由 kbook 生成"),
     ("heading_link", "链接到本节"),
+    ("alert_note", "注意"),
+    ("alert_tip", "提示"),
+    ("alert_important", "重要"),
+    ("alert_warning", "警告"),
+    ("alert_caution", "小心"),
 ];
 
 const ZH_SCRIPT: &[(&str, &str)] = &[

@@ -85,7 +85,19 @@ pub struct MarkdownRenderer {
     highlights: Option<Arc<HighlightCache>>,
     /// The accessible name of a heading's `#` link, in the book's language.
     anchor_label: String,
+    /// The titles of GitHub's alerts (`> [!NOTE]` …), in the book's language, in the order
+    /// of [`ALERT_KINDS`].
+    alert_titles: [String; 5],
 }
+
+/// The alerts' kinds: their class, and the key of their title among the book's strings.
+pub const ALERT_KINDS: [(&str, &str); 5] = [
+    ("note", "alert_note"),
+    ("tip", "alert_tip"),
+    ("important", "alert_important"),
+    ("warning", "alert_warning"),
+    ("caution", "alert_caution"),
+];
 
 /// Highlighted code blocks of each entry, kept across the rebuilds of `kbook serve`: an
 /// edit renders its entry's body again, and the code blocks the edit did not touch are not
@@ -134,6 +146,15 @@ impl MarkdownRenderer {
             raw_html: RawHtml::default(),
             highlights: None,
             anchor_label: "Link to this section".into(),
+            alert_titles: ["Note", "Tip", "Important", "Warning", "Caution"].map(String::from),
+        }
+    }
+
+    /// This renderer, titling alerts with `titles` (in the order of [`ALERT_KINDS`]).
+    pub fn with_alert_titles(self, titles: [String; 5]) -> Self {
+        MarkdownRenderer {
+            alert_titles: titles,
+            ..self
         }
     }
 
@@ -371,7 +392,8 @@ impl MarkdownRenderer {
                     })
                 }
                 Event::Start(Tag::BlockQuote(Some(kind))) => {
-                    let (class, label) = admonition(kind);
+                    let i = alert_index(kind);
+                    let (class, label) = (ALERT_KINDS[i].0, escape(&self.alert_titles[i]));
                     Event::Html(format!("<div class=\"admonition {class}\" role=\"note\"><p class=\"admonition-title\">{label}</p>\n").into())
                 }
                 Event::End(TagEnd::BlockQuote(Some(_))) => Event::Html("</div>\n".into()),
@@ -568,13 +590,13 @@ impl MarkdownRenderer {
     }
 }
 
-fn admonition(kind: BlockQuoteKind) -> (&'static str, &'static str) {
+fn alert_index(kind: BlockQuoteKind) -> usize {
     match kind {
-        BlockQuoteKind::Note => ("note", "Note"),
-        BlockQuoteKind::Tip => ("tip", "Tip"),
-        BlockQuoteKind::Important => ("important", "Important"),
-        BlockQuoteKind::Warning => ("warning", "Warning"),
-        BlockQuoteKind::Caution => ("caution", "Caution"),
+        BlockQuoteKind::Note => 0,
+        BlockQuoteKind::Tip => 1,
+        BlockQuoteKind::Important => 2,
+        BlockQuoteKind::Warning => 3,
+        BlockQuoteKind::Caution => 4,
     }
 }
 

@@ -354,6 +354,9 @@ fn render_bodies(
     let strings = config.strings();
     let anchor_label = strings.get("heading_link");
     std::hash::Hash::hash(anchor_label, &mut targets_fp);
+    let alert_titles =
+        crate::render::markdown::ALERT_KINDS.map(|(_, key)| strings.get(key).to_string());
+    std::hash::Hash::hash(&alert_titles, &mut targets_fp);
     let targets_fp = std::hash::Hasher::finish(&targets_fp);
     let mut renderer =
         MarkdownRenderer::with_raw_html(if config.output.html.sanitize_html == Some(false) {
@@ -361,7 +364,8 @@ fn render_bodies(
         } else {
             RawHtml::Sanitize
         })
-        .with_anchor_label(anchor_label);
+        .with_anchor_label(anchor_label)
+        .with_alert_titles(alert_titles);
     if cache.keep {
         renderer = renderer.with_highlight_cache(cache.highlights.clone());
     }

@@ -586,3 +586,16 @@ fn a_site_address_in_chinese_is_written_as_a_url() {
         "{sitemap}"
     );
 }
+
+/// An alert's title (`> [!WARNING]`) is in the book's language.
+#[test]
+fn alerts_are_titled_in_the_books_language() {
+    let (site, _) = zh_book();
+    let page =
+        std::fs::read_to_string(site.join("mysql/mysql-bigint-unsigned-primary-key.html")).unwrap();
+    assert!(
+        page.contains("<p class=\"admonition-title\">警告</p>"),
+        "{}",
+        page.split("admonition-title").nth(1).unwrap_or("no alert")
+    );
+}

@@ -464,7 +464,7 @@ impl Config {
                     1,
                     format!("`{}` is not a BCP 47 language tag", config.book.language),
                 )
-                .with_hint("use a tag such as \"en\", \"zh\", \"zh-CN\" or \"ja\""),
+                .with_hint(language_hint(&config.book.language)),
             );
         }
         let kinds = config.kinds();
@@ -551,11 +551,22 @@ fn is_site_url(url: &str) -> bool {
 /// Whether `s` looks like a BCP 47 tag: a 2–3 letter language, then subtags of 1–8 letters
 /// or digits (`zh`, `zh-CN`, `zh-Hant-TW`, `en-US`); `_` is taken for `-`.
 pub fn is_language_tag(s: &str) -> bool {
-    let mut parts = s.split(['-', '_']);
+    let mut parts = s.split('-');
     let lang = parts.next().unwrap_or("");
     matches!(lang.len(), 2 | 3)
         && lang.chars().all(|c| c.is_ascii_alphabetic())
         && parts.all(|p| (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// What to write instead of `s`, which is no language tag: with hyphens when it has
+/// underscores (`zh_CN`, a locale's spelling), else examples.
+pub fn language_hint(s: &str) -> String {
+    let hyphens = s.replace('_', "-");
+    if hyphens != s && is_language_tag(&hyphens) {
+        format!("a language tag has hyphens: \"{hyphens}\"")
+    } else {
+        "use a tag such as \"en\", \"zh\", \"zh-CN\" or \"ja\"".to_string()
+    }
 }
 
 /// Whether `s` is a lowercase slug (`a-z`, `0-9`, `-`, not empty).
@@ -930,11 +941,18 @@ name = "Message Queue for Kafka"
         assert_eq!(s.get("versions"), "Releases");
         assert_eq!(s.get("error_messages"), "错误信息");
         assert_eq!(s.kind("howto"), "How-to");
-        for bad in ["chinese", "z", "zh-", "zh CN", "en-toolongsubtag"] {
+        for bad in ["chinese", "z", "zh-", "zh CN", "en-toolongsubtag", "zh_CN"] {
             let t = format!("[book]\nlanguage = \"{bad}\"\n");
             let d = Config::parse(&t, Path::new("book.toml")).unwrap_err();
             assert_eq!(d[0].line, 2, "{bad}");
         }
+        // A locale's spelling: the tag with hyphens is what to write (pages carry `lang`).
+        let d =
+            Config::parse("[book]\nlanguage = \"zh_CN\"\n", Path::new("book.toml")).unwrap_err();
+        assert_eq!(
+            d[0].hint.as_deref(),
+            Some("a language tag has hyphens: \"zh-CN\"")
+        );
     }
 
     #[test]

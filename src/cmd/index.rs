@@ -37,7 +37,8 @@ pub fn run(args: &IndexArgs) -> Result<ExitCode> {
         && !kbook::config::is_language_tag(l)
     {
         anyhow::bail!(
-            "--language `{l}` is not a BCP 47 language tag: use e.g. `en`, `zh` or `zh-CN`"
+            "--language `{l}` is not a BCP 47 language tag: {}",
+            kbook::config::language_hint(l)
         );
     }
     let report = index_site(&IndexOptions {

@@ -175,7 +175,10 @@ CREATE TABLE t (id INT) WITH ('connector' = 'example', 'hostname' = 'db.internal
 /// otherwise); refuses to overwrite an existing book.toml.
 pub fn run(dir: &Path, language: &str) -> Result<ExitCode> {
     if !kbook::config::is_language_tag(language) {
-        bail!("`{language}` is not a BCP 47 language tag: use e.g. en, zh, zh-CN, ja");
+        bail!(
+            "`{language}` is not a BCP 47 language tag: {}",
+            kbook::config::language_hint(language)
+        );
     }
     let chinese = kbook::i18n::is_chinese(language);
     let (starter, error_entry, howto_entry) = if chinese {

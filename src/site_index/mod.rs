@@ -229,8 +229,14 @@ pub fn index_site(opts: &IndexOptions) -> Result<IndexReport> {
 fn site_language(site: &Path) -> Option<String> {
     let html = std::fs::read_to_string(site.join("index.html")).ok()?;
     let doc = scraper::Html::parse_document(&html);
-    let lang = doc.root_element().value().attr("lang")?.trim();
-    crate::config::is_language_tag(lang).then(|| lang.to_string())
+    // A locale's spelling (`zh_CN`) is read as the tag it means.
+    let lang = doc
+        .root_element()
+        .value()
+        .attr("lang")?
+        .trim()
+        .replace('_', "-");
+    crate::config::is_language_tag(&lang).then_some(lang)
 }
 
 /// The search page and the loader in the language of `strings`: the page's own texts, and

@@ -106,7 +106,7 @@ impl Validator<'_> {
                             self.err(
                                 self.loc.value(key, &s),
                                 format!("`{s}` is not a BCP 47 language tag"),
-                                "write the entry's language as `en`, `zh` or `zh-CN`",
+                                crate::config::language_hint(&s),
                             );
                         }
                     }

@@ -29,7 +29,7 @@ pub struct SearchArgs {
     /// Maximum number of results (1 to 200).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=200))]
     pub limit: u8,
-    /// Only entries of this connector: its slug (`kafka`) or its name on the site (book.toml's).
+    /// Only entries of this connector: its slug (`kafka`), its name on the site or one of its `aliases` (book.toml's).
     #[arg(long)]
     pub connector: Option<String>,
     /// Only entries of this kind: `error`, `howto`, … or its name in the book's language.
@@ -213,12 +213,26 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         .then(|| kbook::config::Config::load(&args.book).ok())
         .flatten();
     let connector = match &args.connector {
-        Some(c) => Some(known_value("connector", c, &index.connectors(), |slug| {
-            shown
-                .get(&format!("connector_{slug}"))
-                .cloned()
-                .or_else(|| names.as_ref().map(|n| n.connector_name(slug)))
-        })?),
+        Some(c) => Some(known_value(
+            "connector",
+            c,
+            &index.connectors(),
+            |slug| {
+                shown
+                    .get(&format!("connector_{slug}"))
+                    .cloned()
+                    .or_else(|| names.as_ref().map(|n| n.connector_name(slug)))
+            },
+            // The other names book.toml gives it (`pg`), which name it in queries too.
+            |slug| {
+                names
+                    .iter()
+                    .flat_map(|n| &n.kbook.connectors)
+                    .filter(|k| k.slug == slug)
+                    .flat_map(|k| k.aliases.clone())
+                    .collect()
+            },
+        )?),
         None => None,
     };
     let strings = args
@@ -227,12 +241,18 @@ pub fn run(args: &SearchArgs) -> Result<ExitCode> {
         .and(names.as_ref())
         .map(kbook::config::Config::strings);
     let kind = match &args.kind {
-        Some(k) => Some(known_value("kind", k, &index.kinds(), |kind| {
-            shown
-                .get(&format!("kind_{kind}"))
-                .cloned()
-                .or_else(|| strings.as_ref().map(|s| s.kind(kind)))
-        })?),
+        Some(k) => Some(known_value(
+            "kind",
+            k,
+            &index.kinds(),
+            |kind| {
+                shown
+                    .get(&format!("kind_{kind}"))
+                    .cloned()
+                    .or_else(|| strings.as_ref().map(|s| s.kind(kind)))
+            },
+            |_| Vec::new(),
+        )?),
         None => None,
     };
     let opts = SearchOptions {
@@ -292,20 +312,24 @@ fn site_names(site: &Path) -> BTreeMap<String, String> {
 }
 
 /// The value of a `--connector` or `--kind` filter (`what`) as the index has it: one of
-/// `known`, or the one whose name in the book (`name_of`: `消息队列Kafka`, `错误`) is `given`,
-/// in any case. Anything else is refused with the known values, rather than matching nothing.
+/// `known`, or the one whose name in the book (`name_of`: `消息队列Kafka`, `错误`) or one of
+/// whose other names (`aliases_of`) is `given`, in any case. Anything else is refused with
+/// the known values, rather than matching nothing.
 fn known_value(
     what: &str,
     given: &str,
     known: &[String],
     name_of: impl Fn(&str) -> Option<String>,
+    aliases_of: impl Fn(&str) -> Vec<String>,
 ) -> Result<String> {
     if known.iter().any(|k| k == given) {
         return Ok(given.to_string());
     }
     let folded = given.trim().to_lowercase();
     let by_name = known.iter().find(|k| {
-        k.to_lowercase() == folded || name_of(k).is_some_and(|n| n.trim().to_lowercase() == folded)
+        k.to_lowercase() == folded
+            || name_of(k).is_some_and(|n| n.trim().to_lowercase() == folded)
+            || aliases_of(k).iter().any(|a| a.to_lowercase() == folded)
     });
     match by_name {
         Some(k) => Ok(k.clone()),

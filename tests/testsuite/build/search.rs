@@ -259,6 +259,12 @@ fn output_into_a_closed_pipe_ends_quietly() {
 #[test]
 fn search_filters_take_slugs_or_names_and_refuse_others() {
     let c = case("good");
+    let toml = c.book.join("book.toml");
+    let text = std::fs::read_to_string(&toml).unwrap().replace(
+        "name = \"Message Queue for Kafka\"",
+        "name = \"Message Queue for Kafka\"\naliases = [\"mq\"]",
+    );
+    std::fs::write(&toml, text).unwrap();
     let o = build(&c.book, &c.out, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     // Run in a folder without book.toml: `--book`, when given, is where the book is.
@@ -293,6 +299,8 @@ fn search_filters_take_slugs_or_names_and_refuse_others() {
         ids(&search(&["--connector", "message queue for KAFKA"])),
         by_slug
     );
+    // One of the other names book.toml gives the connector.
+    assert_eq!(ids(&search(&["--connector", "MQ"])), by_slug);
     // With the site alone, the names are the site's own.
     let site_only = |extra: &[&str]| run(&[], extra);
     assert_eq!(

@@ -180,9 +180,12 @@ pub struct KbookSection {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConnectorConfig {
-    /// Slug used in front-matter and URLs.
+    /// Slug used in front-matter and URLs. Required: missing, it is reported with the other
+    /// problems of the file (serde would stop at it).
+    #[serde(default)]
     pub slug: String,
-    /// Display name.
+    /// Display name. Required, as `slug` is.
+    #[serde(default)]
     pub name: String,
     /// Optional one-line description for the connector page.
     #[serde(default)]
@@ -296,7 +299,15 @@ impl Config {
             .get("connectors")
             .map(|v| v.clone().try_into::<Vec<ConnectorConfig>>())
         {
-            Some(Ok(connectors)) if !unread.connectors => config.kbook.connectors = connectors,
+            // Slug and name are required, though serde defaults them (see `ConnectorConfig`).
+            Some(Ok(connectors))
+                if !unread.connectors
+                    && connectors
+                        .iter()
+                        .all(|c| !c.slug.is_empty() && !c.name.trim().is_empty()) =>
+            {
+                config.kbook.connectors = connectors
+            }
             None if !kbook_strays => {}
             _ => unread.connectors = true,
         }
@@ -351,12 +362,31 @@ impl Config {
         };
         let mut seen = std::collections::HashSet::new();
         for (i, c) in config.kbook.connectors.iter().enumerate() {
+            let header = connector_header_line(text, i);
             let line = lines
                 .kbook
                 .connectors
                 .get(i)
                 .map_or(0, |l| line_of(&l.slug));
-            if !is_slug(&c.slug) {
+            let line = if line == 0 { header } else { line };
+            if c.slug.is_empty() {
+                diags.push(
+                    Diagnostic::error(path, header, 1, format!("connector {} has no `slug`", i + 1))
+                        .with_hint("add `slug = \"…\"`: lowercase letters, digits and hyphens, as entries name it in `connector:`"),
+                );
+            }
+            if c.name.trim().is_empty() {
+                diags.push(
+                    Diagnostic::error(
+                        path,
+                        line,
+                        1,
+                        format!("connector `{}` has no `name`", c.slug),
+                    )
+                    .with_hint("add `name = \"…\"`: the connector's name on the site"),
+                );
+            }
+            if !c.slug.is_empty() && !is_slug(&c.slug) {
                 diags.push(
                     Diagnostic::error(
                         path,
@@ -625,6 +655,15 @@ struct KbookLines {
 struct ConnectorLines {
     slug: Option<toml::Spanned<String>>,
     aliases: Option<toml::Spanned<Vec<String>>>,
+}
+
+/// The line of the `n`-th `[[kbook.connectors]]` header (1 when the list is written inline).
+fn connector_header_line(text: &str, n: usize) -> usize {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == "[[kbook.connectors]]")
+        .nth(n)
+        .map_or(1, |(i, _)| i + 1)
 }
 
 /// `text` cut before each table header (`[t]`, `[[t]]` at a line's start): the keys before
@@ -952,6 +991,27 @@ name = "Message Queue for Kafka"
         assert_eq!(
             d[0].hint.as_deref(),
             Some("a language tag has hyphens: \"zh-CN\"")
+        );
+    }
+
+    /// A connector without its name or slug is one more problem, reported with the rest.
+    #[test]
+    fn a_connector_missing_a_field_hides_no_other_problem() {
+        let t = "[book]\nlangauge = \"en\"\n[output.html]\nsite-url = \"kb.example\"\n[[kbook.connectors]]\nslug = \"s3\"\n[[kbook.connectors]]\nname = \"Postgres\"\n";
+        let d = Config::parse(t, Path::new("book.toml")).unwrap_err();
+        let said: Vec<String> = d
+            .iter()
+            .map(|d| format!("{}: {}", d.line, d.message))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "2: unknown field `langauge`, expected one of `title`, `authors`, `description`, `language`, `src`",
+                "4: site-url `kb.example` is not an absolute http(s) URL",
+                "6: connector `s3` has no `name`",
+                "7: connector 2 has no `slug`",
+            ],
+            "{d:?}"
         );
     }
 

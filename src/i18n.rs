@@ -229,7 +229,11 @@ const EN_SCRIPT: &[(&str, &str)] = &[
     ),
     (
         "version_param_invalid",
-        "The address asks for version “{text}”, which is not a product and version such as vvr=8.0.7, so it is ignored.",
+        "The address asks for version “{text}”, which is not a product and version (product=1.2.3), so it is ignored.",
+    ),
+    (
+        "version_param_unknown",
+        "The address asks for version “{text}”, but no entry of this book names product “{product}”, so it is ignored.",
     ),
 ];
 
@@ -424,7 +428,11 @@ const ZH_SCRIPT: &[(&str, &str)] = &[
     ),
     (
         "version_param_invalid",
-        "地址中的版本“{text}”不是 vvr=8.0.7 这样的产品和版本，已忽略。",
+        "地址中的版本“{text}”不是“产品=版本”（product=1.2.3）的写法，已忽略。",
+    ),
+    (
+        "version_param_unknown",
+        "地址中的版本“{text}”所指的产品“{product}”不在本书的任何条目中，已忽略。",
     ),
 ];
 

@@ -1152,7 +1152,7 @@
     else text = choice ? t("version_active", { version: choice.label }) : t("version_help");
     // An address whose ?version= is not a version: said until the reader picks one.
     if (invalid == null && kb.badVersionParam != null && !this.picked) {
-      text = t("version_param_invalid", { text: kb.badVersionParam }) + " " + text;
+      text = kb.badVersionNote() + " " + text;
     }
     this.note.textContent = text;
     this.input.setAttribute("aria-invalid", String(invalid != null));

@@ -63,7 +63,8 @@
     version_unknown: "This entry says nothing about {product}",
     version_vague: "Whether it applies to {version} depends on the exact release",
     version_change: "Change version",
-    version_param_invalid: "The address asks for version \u201c{text}\u201d, which is not a product and version such as vvr=8.0.7, so it is ignored.",
+    version_param_invalid: "The address asks for version \u201c{text}\u201d, which is not a product and version (product=1.2.3), so it is ignored.",
+    version_param_unknown: "The address asks for version \u201c{text}\u201d, but no entry of this book names product \u201c{product}\u201d, so it is ignored.",
   };
   var pageStrings = {};
   try {
@@ -204,6 +205,7 @@
   // ?version=vvr=8.0.7 chooses a version (remembered like a choice made in the picker). One
   // that is not a version is ignored, and the page says so (kb.badVersionParam).
   kb.badVersionParam = null;
+  kb.badVersionProduct = null;
   (function () {
     var param = null;
     try { param = new URLSearchParams(location.search).get("version"); } catch (e) { param = null; }
@@ -211,11 +213,26 @@
     var c = parseChoice(param);
     // A product the book names no release of is no choice here (as `kbook search` refuses it).
     var known = meta("kbook-products");
-    if (c && known && known.split(",").indexOf(c.product) < 0) c = null;
+    var unknown = null;
+    if (c && known && known.split(",").indexOf(c.product) < 0) {
+      unknown = c.product;
+      c = null;
+    }
     if (c) storageSet(VERSION_KEY, c.param);
     else if (!param.trim()) storageRemove(VERSION_KEY);
-    else kb.badVersionParam = param;
+    else {
+      kb.badVersionParam = param;
+      kb.badVersionProduct = unknown;
+    }
   })();
+
+  /** What the page says of an address's `?version=` it ignored (see above), or "". */
+  kb.badVersionNote = function () {
+    if (kb.badVersionParam === null) return "";
+    return kb.badVersionProduct
+      ? t("version_param_unknown", { text: kb.badVersionParam, product: kb.badVersionProduct })
+      : t("version_param_invalid", { text: kb.badVersionParam });
+  };
 
   /** Fills each entry's "applies to your version" line from the remembered choice. */
   function showVersionStatus() {
@@ -232,7 +249,7 @@
         line.hidden = true;
         continue;
       }
-      var text = bad === null ? "" : t("version_param_invalid", { text: bad }) + " ";
+      var text = bad === null ? "" : kb.badVersionNote() + " ";
       if (choice) {
         var r = versionMatch(specs, choice.product, choice.version);
         var vars = { version: choice.label, product: choice.product, fixed: r.fixed_in };

@@ -237,7 +237,7 @@ fn reader_version_marks_and_demotes_and_is_remembered() {
         assert_eq!(
             line,
             format!(
-                "The address asks for version “vvr=eight”, which is not a product and version such as vvr=8.0.7, so it is ignored. Does not affect vvr 8.0.11 (fixed in {fixed}) · Change version"
+                "The address asks for version “vvr=eight”, which is not a product and version (product=1.2.3), so it is ignored. Does not affect vvr 8.0.11 (fixed in {fixed}) · Change version"
             )
             .as_str(),
             "{origin:?}"
@@ -250,7 +250,7 @@ fn reader_version_marks_and_demotes_and_is_remembered() {
         );
         assert!(
             line.as_str().is_some_and(|l| l.starts_with(
-                "The address asks for version “flink=1.17”, which is not a product and version"
+                "The address asks for version “flink=1.17”, but no entry of this book names product “flink”, so it is ignored."
             ) && l.contains("vvr 8.0.11")),
             "{line}"
         );
@@ -260,7 +260,7 @@ fn reader_version_marks_and_demotes_and_is_remembered() {
         ));
         assert_eq!(
             note,
-            "The address asks for version “8.0.7”, which is not a product and version such as vvr=8.0.7, so it is ignored. Results for vvr 8.0.11: entries that do not affect it are listed last and marked.",
+            "The address asks for version “8.0.7”, which is not a product and version (product=1.2.3), so it is ignored. Results for vvr 8.0.11: entries that do not affect it are listed last and marked.",
             "{origin:?}"
         );
 

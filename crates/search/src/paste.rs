@@ -496,6 +496,24 @@ pub fn message_part(line: &str) -> &str {
     message_start(line).map_or(line, |i| &line[i..])
 }
 
+/// [`message_part`], keeping the classes when the message has fewer than `min_words` words
+/// of two letters or more: what a query repeats of an error text is compared on these, and
+/// a message of three words (`Read timed out`) with its class is long enough to count.
+pub fn message_part_of_at_least(line: &str, min_words: usize) -> &str {
+    match message_start(line) {
+        Some(i)
+            if line[i..]
+                .split_whitespace()
+                .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+                .count()
+                >= min_words =>
+        {
+            &line[i..]
+        }
+        _ => line,
+    }
+}
+
 /// Splits a paste into informative lines.
 pub fn split_paste(text: &str) -> Paste<'_> {
     split_paste_with(text, true)

@@ -79,11 +79,19 @@ const GAP: &str = "§gap";
 /// and a run next to it does not differ there, since what was left out is not known. With
 /// `sentence_ends`, a [`SENTENCE_END`] stands between sentences (see
 /// [`crate::Tuning::sentence_ends`]).
-pub(super) fn error_tokens(errors: &[&str], sentence_ends: bool) -> Vec<Vec<String>> {
+///
+/// A message shorter than `min_words` keeps its exception classes, as the query's lines do
+/// (see [`crate::paste::message_part_of_at_least`]).
+pub(super) fn error_tokens(
+    errors: &[&str],
+    sentence_ends: bool,
+    min_words: usize,
+) -> Vec<Vec<String>> {
     errors
         .iter()
         .map(|e| {
-            let pieces: Vec<Vec<String>> = elided_pieces(crate::paste::message_part(e))
+            let message = crate::paste::message_part_of_at_least(e, min_words);
+            let pieces: Vec<Vec<String>> = elided_pieces(message)
                 .into_iter()
                 .map(|piece| analyze_sentences(piece, Analyzer::Sig, sentence_ends))
                 .filter(|toks| !toks.is_empty())
@@ -349,6 +357,7 @@ mod tests {
         let documented = error_tokens(
             &["Incorrect string value: '\\xF0\\x9F' for column 'test' at row 1"],
             true,
+            4,
         );
         let other = [line(
             "com.mysql.jdbc.MysqlDataTruncation: Data truncation: Data too long for column 'name' at row 1",
@@ -369,6 +378,7 @@ mod tests {
         let topic = error_tokens(
             &["Topic 'orders' not present in metadata after 60000 ms"],
             true,
+            4,
         );
         let named = [line(
             "Topic payments not present in metadata after 60000 ms",
@@ -381,8 +391,8 @@ mod tests {
         let documented = "Value out of range. Value: 42";
         // MySQL's message of another template reads `out of range value` without the mark.
         let other = [line("Out of range value for column 'me' at row 1")];
-        let marked = error_tokens(&[documented], true);
-        let unmarked = error_tokens(&[documented], false);
+        let marked = error_tokens(&[documented], true, 4);
+        let unmarked = error_tokens(&[documented], false, 4);
         assert_eq!(error_overlap(&unmarked, &other).run, 4);
         assert_eq!(error_overlap(&marked, &other).run, 3);
         // The message itself goes on past the end both texts have; the mark is no word.
@@ -428,6 +438,7 @@ mod tests {
              .... Caused by: java.net.SocketException: Connection reset",
             ],
             true,
+            4,
         );
         let o = error_overlap(&elided, &paste);
         assert!(o.run >= 5 && !o.after, "run {} after {}", o.run, o.after);
@@ -438,6 +449,7 @@ mod tests {
              Caused by: java.net.SocketException: Connection reset",
             ],
             true,
+            4,
         );
         let o = error_overlap(&whole, &paste);
         assert!(o.run >= 5 && o.after, "run {} after {}", o.run, o.after);

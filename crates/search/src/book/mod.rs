@@ -339,7 +339,7 @@ impl BookIndex {
         if generic.is_empty() {
             return false;
         }
-        let generic = error_tokens(&generic, tuning.sentence_ends);
+        let generic = error_tokens(&generic, tuning.sentence_ends, tuning.min_error_run);
         let repeats_generic = generic.iter().any(|toks| {
             let o = error_overlap(std::slice::from_ref(toks), &built.sig_lines);
             o.run >= tuning.min_error_run.min(word_count(toks)) && o.share >= tuning.min_error_share
@@ -457,7 +457,11 @@ impl BookIndex {
             .zip(matches)
             .map(|((&(score, _), doc), m)| {
                 // Each error text is analysed once, for both checks.
-                let errors = error_tokens(&self.error_texts(&doc), opts.tuning.sentence_ends);
+                let errors = error_tokens(
+                    &self.error_texts(&doc),
+                    opts.tuning.sentence_ends,
+                    opts.tuning.min_error_run,
+                );
                 let overlap = error_overlap(&errors, &built.sig_lines);
                 // Only a different outcome after the run: a different word before it may be a
                 // value (`… at SourceInfo [… databaseName=null], but this is no longer …`).

@@ -130,7 +130,7 @@ pub(crate) fn build_query(
         surfaces: kept,
         field_terms: terms.fields,
         symptom_terms: terms.symptoms,
-        sig_lines: sig_lines(&paste, tuning.sentence_ends),
+        sig_lines: sig_lines(&paste, tuning.sentence_ends, tuning.min_error_run),
         one_line: pasted_lines().count() == 1,
         logged_line: pasted_lines().count() == 1 && pasted_lines().all(|l| l.logged),
         plain_words,
@@ -198,7 +198,7 @@ fn is_short_query(paste: &Paste<'_>) -> bool {
 /// The signature-analyzed parts of the message and context lines (not frames, not the
 /// reader's prose, not a class whose message is on the next line), for confidence; with
 /// `sentence_ends`, sentence ends marked as in error texts.
-fn sig_lines(paste: &Paste<'_>, sentence_ends: bool) -> Vec<Vec<String>> {
+fn sig_lines(paste: &Paste<'_>, sentence_ends: bool, min_words: usize) -> Vec<Vec<String>> {
     paste
         .lines
         .iter()
@@ -211,7 +211,7 @@ fn sig_lines(paste: &Paste<'_>, sentence_ends: bool) -> Vec<Vec<String>> {
         .take(MAX_SIG_LINES)
         .map(|l| {
             analyze_sentences(
-                crate::paste::message_part(l.text),
+                crate::paste::message_part_of_at_least(l.text, min_words),
                 TEXT_FIELDS[F_SIG].analyzer,
                 sentence_ends,
             )

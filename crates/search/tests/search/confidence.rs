@@ -401,3 +401,33 @@ fn a_run_across_a_sentence_end_is_another_message() {
         ("gauge-range".to_string(), true)
     );
 }
+
+/// A message of three words keeps its class (`java.net.SocketTimeoutException: Read timed
+/// out`): pasted with the class, in a trace, it repeats the whole error; with another class
+/// only its three words.
+#[test]
+fn a_three_word_message_repeated_with_its_class_is_confident() {
+    let mut docs = vec![entry(
+        "read-timeout",
+        "pool",
+        "Reads from the pool time out",
+        &["java.net.SocketTimeoutException: Read timed out"],
+        "The pool did not answer within the socket timeout.",
+        "",
+    )];
+    docs.extend(fillers(10, "pool", "Another pool question", "Something else."));
+    let idx = index_of(&docs);
+    let trace = "Caused by: java.net.SocketTimeoutException: Read timed out\n\
+        \tat java.net.SocketInputStream.socketRead0(Native Method)\n\
+        \tat java.net.SocketInputStream.read(SocketInputStream.java:150)";
+    assert_eq!(
+        top_confident(&idx, trace, Tuning::default()),
+        ("read-timeout".to_string(), true)
+    );
+    let other = "Caused by: java.io.InterruptedIOException: Read timed out\n\
+        \tat java.net.SocketInputStream.socketRead0(Native Method)";
+    assert_eq!(
+        top_confident(&idx, other, Tuning::default()),
+        ("read-timeout".to_string(), false)
+    );
+}

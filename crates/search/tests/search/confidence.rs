@@ -415,7 +415,12 @@ fn a_three_word_message_repeated_with_its_class_is_confident() {
         "The pool did not answer within the socket timeout.",
         "",
     )];
-    docs.extend(fillers(10, "pool", "Another pool question", "Something else."));
+    docs.extend(fillers(
+        10,
+        "pool",
+        "Another pool question",
+        "Something else.",
+    ));
     let idx = index_of(&docs);
     let trace = "Caused by: java.net.SocketTimeoutException: Read timed out\n\
         \tat java.net.SocketInputStream.socketRead0(Native Method)\n\

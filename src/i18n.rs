@@ -515,7 +515,7 @@ pub fn check_override(key: &str, value: &str, kinds: &[String]) -> Option<(Strin
             let hint = match crate::diagnostic::did_you_mean(key, known_keys()) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!(
-                    "the keys are the built-in texts' names (see the README), or `kind_<kind>` for one of: {}",
+                    "`kbook strings` lists the keys; `kind_<kind>` names one of: {}",
                     kinds.join(", ")
                 ),
             };

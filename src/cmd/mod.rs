@@ -27,6 +27,7 @@ mod init;
 mod new;
 mod search;
 mod serve;
+mod strings;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -115,6 +116,19 @@ pub enum Command {
         #[arg(long)]
         fix: bool,
     },
+    /// Print every text of the page chrome with its key, in the book's language, as a
+    /// `[kbook.strings]` block to copy into book.toml and change.
+    #[command(
+        after_help = "Examples:\n  kbook strings                 the texts of the book in this directory\n  kbook strings --language zh   the built-in Chinese texts"
+    )]
+    Strings {
+        /// The book's root directory.
+        #[arg(long, default_value = ".", value_name = "DIR")]
+        book: PathBuf,
+        /// The built-in texts of this language (BCP 47) instead of the book's.
+        #[arg(long, value_name = "TAG")]
+        language: Option<String>,
+    },
     /// Print a shell completion script.
     #[command(
         after_help = "Example:\n  kbook completions bash > ~/.local/share/bash-completion/completions/kbook"
@@ -184,6 +198,7 @@ pub fn run() -> ExitCode {
         } => build::run(&args, dest, bundle.as_deref(), single_file.as_deref()),
         Command::Check { args, fix } => check::run(&args, fix),
         Command::Completions { shell } => completions::run(shell),
+        Command::Strings { book, language } => strings::run(&book, language.as_deref()),
         Command::Serve {
             args,
             port,

@@ -4,7 +4,9 @@
 //! `<target>/screenshots/`), overrides from `[kbook.strings]`, and bad keys reported at their
 //! line.
 
-use crate::common::{Chromium, axe_source, chromium, kbook, kbook_command, serve, url_encode};
+use crate::common::{
+    Chromium, axe_source, chromium, kbook, kbook_command, serve, url_encode, walk,
+};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -597,5 +599,64 @@ fn alerts_are_titled_in_the_books_language() {
         page.contains("<p class=\"admonition-title\">警告</p>"),
         "{}",
         page.split("admonition-title").nth(1).unwrap_or("no alert")
+    );
+}
+
+/// `kbook strings` prints every key `[kbook.strings]` takes with the book's text for it: the
+/// block pasted into book.toml is accepted, and a text changed there is what pages show.
+#[test]
+fn kbook_strings_lists_every_key_as_book_toml_takes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("book");
+    kbook(
+        dir.path(),
+        &[
+            OsStr::new("init"),
+            OsStr::new("--language"),
+            OsStr::new("zh"),
+            root.as_os_str(),
+        ],
+    );
+    let listed = kbook_command()
+        .args(["strings", "--book"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(listed.status.success());
+    let block = String::from_utf8(listed.stdout).unwrap();
+    assert!(block.contains("\nsearch_placeholder = \""), "{block}");
+    assert!(block.contains("\nkind_howto = \"操作指南\""), "{block}");
+    let keys = block.lines().filter(|l| l.contains(" = ")).count();
+    assert_eq!(keys, kbook::i18n::known_keys().count() + 5, "{block}");
+    // Pasted whole with one text changed, the book still checks and shows that text.
+    let changed = block.replace(
+        "\nheading_link = \"链接到本节\"",
+        "\nheading_link = \"本节链接\"",
+    );
+    assert_ne!(changed, block);
+    let toml = root.join("book.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, format!("{text}\n{changed}")).unwrap();
+    let site = dir.path().join("site");
+    kbook(
+        dir.path(),
+        &[
+            OsStr::new("build"),
+            OsStr::new("--deny-warnings"),
+            OsStr::new("--book"),
+            root.as_os_str(),
+            OsStr::new("--dest"),
+            site.as_os_str(),
+        ],
+    );
+    let page = walk(&site)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .find(|h| h.contains("heading-anchor"))
+        .expect("a page with a heading link");
+    assert!(
+        page.contains("aria-label=\"本节链接\""),
+        "heading link label"
     );
 }

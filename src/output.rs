@@ -63,6 +63,9 @@ pub struct SiteWriter {
     parent: PathBuf,
     name: String,
     tmp: PathBuf,
+    /// `dest` is a mount point (a container's volume): it cannot be renamed, so the new site
+    /// is written inside it and swapped in item by item (see [`SiteWriter::commit`]).
+    inside: bool,
     reuse: Reuse,
     /// Directories already created under `tmp` (creating each once saves a system call per
     /// file).
@@ -102,6 +105,13 @@ impl Written {
 impl SiteWriter {
     /// Starts a new site for `dest`.
     pub fn begin(dest: &Path) -> std::io::Result<Self> {
+        // A link to the published folder (`/var/www/kb -> /srv/releases/kb`) stays a link: the
+        // site replaces the folder it names.
+        let resolved = std::fs::symlink_metadata(dest)
+            .is_ok_and(|m| m.file_type().is_symlink())
+            .then(|| std::fs::canonicalize(dest).ok())
+            .flatten();
+        let dest = resolved.as_deref().unwrap_or(dest);
         let parent = match dest.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
@@ -112,7 +122,13 @@ impl SiteWriter {
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_else(|| "book".into());
         clean_leftovers(&parent, &name);
-        let tmp = parent.join(format!(".{name}{TMP_MARK}{}", std::process::id()));
+        let inside = is_mount_point(dest, &parent);
+        let tmp = if inside {
+            clean_leftovers(dest, &name);
+            dest.join(format!(".{name}{TMP_MARK}{}", std::process::id()))
+        } else {
+            parent.join(format!(".{name}{TMP_MARK}{}", std::process::id()))
+        };
         std::fs::create_dir_all(&tmp)?;
         let reuse = Reuse::new(dest, &tmp);
         Ok(SiteWriter {
@@ -120,6 +136,7 @@ impl SiteWriter {
             parent,
             name,
             tmp,
+            inside,
             reuse,
             dirs: std::sync::Mutex::new(std::collections::HashSet::new()),
             written: std::sync::Mutex::new(Written::default()),
@@ -181,6 +198,14 @@ impl SiteWriter {
 
     /// Replaces `dest` with the new site; what was written.
     pub fn commit(mut self) -> std::io::Result<Written> {
+        if self.inside {
+            swap_contents(&self.dest, &self.tmp, &self.name)?;
+            self.committed = true;
+            return Ok(*self
+                .written
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner));
+        }
         let old = self
             .parent
             .join(format!(".{}{OLD_MARK}{}", self.name, std::process::id()));
@@ -446,6 +471,88 @@ pub fn recover_interrupted_swap(dest: &Path) {
     }
 }
 
+/// Whether `dest` is a folder on another file system than its parent's, or one the system
+/// lists as mounted (a bind mount of the same disk): a mount point cannot be renamed.
+fn is_mount_point(dest: &Path, parent: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        match (std::fs::symlink_metadata(dest), std::fs::metadata(parent)) {
+            (Ok(d), Ok(p)) if d.is_dir() => d.dev() != p.dev() || listed_as_mounted(dest),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (dest, parent);
+        false
+    }
+}
+
+/// Whether `/proc/self/mountinfo` lists `dir` as a mount point (Linux; elsewhere false).
+fn listed_as_mounted(dir: &Path) -> bool {
+    let (Ok(dir), Ok(info)) = (
+        std::fs::canonicalize(dir),
+        std::fs::read_to_string("/proc/self/mountinfo"),
+    ) else {
+        return false;
+    };
+    // The fifth field, with spaces, tabs, newlines and backslashes written as octal escapes.
+    let unescape = |p: &str| {
+        p.replace("\\040", " ")
+            .replace("\\011", "\t")
+            .replace("\\012", "\n")
+            .replace("\\134", "\\")
+    };
+    info.lines()
+        .filter_map(|l| l.split(' ').nth(4))
+        .any(|p| Path::new(&unescape(p)) == dir)
+}
+
+/// Replaces what `dest` holds with what `new` (a folder inside it) holds, by renames inside
+/// `dest`: the old items go into a folder beside `new` first, then the new ones move up.
+/// When a rename fails, what moved goes back, so `dest` holds the previous site again.
+fn swap_contents(dest: &Path, new: &Path, name: &str) -> std::io::Result<()> {
+    let old = dest.join(format!(".{name}{OLD_MARK}{}", std::process::id()));
+    std::fs::create_dir(&old)?;
+    let names = |dir: &Path, skip: &[&Path]| -> std::io::Result<Vec<std::ffi::OsString>> {
+        let mut out = Vec::new();
+        for item in std::fs::read_dir(dir)? {
+            let item = item?;
+            if !skip.contains(&item.path().as_path()) {
+                out.push(item.file_name());
+            }
+        }
+        Ok(out)
+    };
+    let move_all = |items: &[std::ffi::OsString], from: &Path, to: &Path| {
+        let mut moved = Vec::new();
+        for n in items {
+            if let Err(e) = std::fs::rename(from.join(n), to.join(n)) {
+                return Err((moved, e));
+            }
+            moved.push(n.clone());
+        }
+        Ok(moved)
+    };
+    let previous = names(dest, &[new, &old])?;
+    if let Err((moved, e)) = move_all(&previous, dest, &old) {
+        let _ = move_all(&moved, &old, dest);
+        let _ = std::fs::remove_dir(&old);
+        return Err(e);
+    }
+    let site = names(new, &[])?;
+    if let Err((moved, e)) = move_all(&site, new, dest) {
+        let _ = move_all(&moved, dest, new);
+        let _ = move_all(&previous, &old, dest);
+        let _ = std::fs::remove_dir(&old);
+        return Err(e);
+    }
+    let _ = std::fs::remove_dir(new);
+    remove_tree(&old);
+    Ok(())
+}
+
 fn clean_leftovers(parent: &Path, name: &str) {
     let Ok(items) = std::fs::read_dir(parent) else {
         return;
@@ -509,4 +616,47 @@ fn has_other_links(m: &std::fs::Metadata) -> bool {
 #[cfg(not(unix))]
 fn has_other_links(_: &std::fs::Metadata) -> bool {
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mount point is a folder of another file system than its parent's; a plain folder
+    /// is not.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_mount_point_is_told_from_a_folder() {
+        assert!(is_mount_point(Path::new("/proc"), Path::new("/")));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("site")).unwrap();
+        assert!(!is_mount_point(&dir.path().join("site"), dir.path()));
+    }
+
+    /// The new site inside the destination replaces the old one item by item: nothing of the
+    /// old site and no work folder is left.
+    #[test]
+    fn contents_are_swapped_inside_the_destination() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("out");
+        std::fs::create_dir_all(dest.join("kafka")).unwrap();
+        std::fs::write(dest.join("index.html"), "old").unwrap();
+        std::fs::write(dest.join("kafka/gone.html"), "old").unwrap();
+        let new = dest.join(".out.tmp-1");
+        std::fs::create_dir_all(new.join("mysql")).unwrap();
+        std::fs::write(new.join("index.html"), "new").unwrap();
+        std::fs::write(new.join("mysql/a.html"), "new").unwrap();
+        swap_contents(&dest, &new, "out").unwrap();
+        let mut left: Vec<String> = std::fs::read_dir(&dest)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["index.html", "mysql"]);
+        assert_eq!(
+            std::fs::read_to_string(dest.join("index.html")).unwrap(),
+            "new"
+        );
+        assert!(dest.join("mysql/a.html").is_file());
+    }
 }

@@ -197,3 +197,61 @@ fn previous_files_that_differ_are_written_anew() {
     assert_eq!(reused, ino1.len() - 3);
     assert_clean(&dest);
 }
+
+/// A destination that is a link to the published folder stays a link, and the folder it
+/// names gets the new site; one that is a mount point (a container's volume) is refilled in
+/// place, since it cannot be renamed.
+#[test]
+fn a_linked_or_mounted_destination_is_refilled() {
+    let (dir, book, built) = built_book();
+    let release = dir.path().join("releases/kb");
+    std::fs::create_dir_all(release.parent().unwrap()).unwrap();
+    std::fs::rename(&built, &release).unwrap();
+    let link = dir.path().join("public");
+    std::os::unix::fs::symlink("releases/kb", &link).unwrap();
+    write_book(&book, true);
+    build(&book, &link);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link was replaced"
+    );
+    let fresh = dir.path().join("fresh");
+    build(&book, &fresh);
+    assert_eq!(snapshot(&release), snapshot(&fresh));
+    assert_clean(&release);
+
+    // A bind mount, where the system allows one (as root): skipped elsewhere.
+    let mounted = dir.path().join("mnt");
+    let under = dir.path().join("under");
+    std::fs::create_dir_all(&mounted).unwrap();
+    std::fs::create_dir_all(&under).unwrap();
+    let mount = std::process::Command::new("mount")
+        .arg("--bind")
+        .arg(&under)
+        .arg(&mounted)
+        .output();
+    if !mount.is_ok_and(|o| o.status.success()) {
+        eprintln!("no bind mount here: the mount point case is not run");
+        return;
+    }
+    // Unmounted however the builds end.
+    struct Mounted<'a>(&'a Path);
+    impl Drop for Mounted<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(self.0).status();
+        }
+    }
+    let built_twice = {
+        let _mounted = Mounted(&mounted);
+        build(&book, &mounted);
+        write_book(&book, false);
+        build(&book, &mounted);
+        snapshot(&mounted)
+    };
+    build(&book, &fresh);
+    assert_eq!(built_twice, snapshot(&fresh));
+    assert_clean(&under);
+}

@@ -151,6 +151,9 @@ pub(super) fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagno
         outputs.insert(urls::connector_page(c), Path::new("(kbook)"));
     }
     for e in &book.entries {
+        // A known connector may still be the wrong one: entries live at
+        // `<connector>/<id>.md`, and one in another connector's folder was most likely copied
+        // from there with its `connector:` left as it was.
         if !known_connectors.is_empty()
             && !e.fm.connector.is_empty()
             && !known_connectors.contains(&e.fm.connector.as_str())
@@ -169,6 +172,26 @@ pub(super) fn validate_book(book: &Book, config: &Config, diags: &mut Vec<Diagno
                     format!("unknown connector `{}`", e.fm.connector),
                 )
                 .with_hint(hint),
+            );
+        } else if let Some((folder, _)) = e.rel_path.split_once('/')
+            && !e.fm.connector.is_empty()
+            && folder != e.fm.connector
+        {
+            let (line, col) = e.locator.value("connector", &e.fm.connector);
+            diags.push(
+                Diagnostic::warning(
+                    &e.path,
+                    line,
+                    col,
+                    format!(
+                        "the entry is in the folder `{folder}` but names connector `{}`, whose page lists it",
+                        e.fm.connector
+                    ),
+                )
+                .with_hint(format!(
+                    "move the file to content/{}/, or set `connector: {folder}`",
+                    e.fm.connector
+                )),
             );
         }
         for r in &e.fm.related {

@@ -179,6 +179,11 @@ fn warnings_pass_unless_denied() {
         ["content/kafka/words.md:7:6", "content/kafka/words.md:9:6"],
         "{err}"
     );
+    // An entry whose folder names another connector than its `connector:`.
+    assert!(
+        err.contains("content/kafka/moved.md:3:12: warning: the entry is in the folder `kafka` but names connector `mysql`"),
+        "{err}"
+    );
     let c = case("warning-only");
     let o = build(&c.book, &c.out, &["--deny-warnings"]);
     assert_eq!(o.status.code(), Some(1));

@@ -189,7 +189,7 @@ impl MarkdownRenderer {
 
     /// Each heading of `body` in order: its text and the id its page gives it.
     pub fn headings(body: &str) -> Vec<(String, String)> {
-        let mut used = HashMap::new();
+        let mut used = page_ids();
         let mut ids = Vec::new();
         let mut in_heading: Option<(Option<String>, String)> = None;
         for ev in Parser::new_ext(body, options()) {
@@ -234,7 +234,7 @@ impl MarkdownRenderer {
             .map(|c| c.lock().remove(rel_path).unwrap_or_default());
         let mut kept = self.highlights.as_ref().map(|_| Blocks::new());
         let own_ids = Self::heading_ids(body);
-        let mut used = HashMap::new();
+        let mut used = page_ids();
         // Ids given so far: an explicit `{#id}` may repeat one.
         let mut emitted_ids: HashSet<String> = HashSet::new();
         let mut events: Vec<Event<'_>> = Vec::new();
@@ -598,6 +598,25 @@ fn alert_index(kind: BlockQuoteKind) -> usize {
         BlockQuoteKind::Warning => 3,
         BlockQuoteKind::Caution => 4,
     }
+}
+
+/// Ids the entry page's own elements have (templates/): a heading `## Main` must not give
+/// a second `main`, which the skip link and in-page links would find first.
+const PAGE_IDS: [&str; 9] = [
+    "main",
+    "sidebar",
+    "kbook-q",
+    "kbook-q-results",
+    "related-heading",
+    "symptoms-heading",
+    "versions-heading",
+    "error-strings-heading",
+    "connectors-heading",
+];
+
+/// The slugs taken before a body's first heading (see [`PAGE_IDS`]).
+fn page_ids() -> HashMap<String, usize> {
+    PAGE_IDS.iter().map(|id| (id.to_string(), 1)).collect()
 }
 
 /// The heading's slug, with `-1`, `-2`, … after it when taken: `used` counts each slug handed
@@ -1032,6 +1051,21 @@ mod tests {
             })
             .collect();
         assert_eq!(ids, ["step", "step-1", "step-1-1", "step-2"], "{}", r.html);
+        // The page's own ids are taken: `## Main` is not a second `main`.
+        let (r, _) = render(
+            "## Main
+
+## Sidebar
+
+See [main](#main-1).
+",
+        );
+        assert!(r.html.contains("<h2 id=\"main-1\">"), "{}", r.html);
+        assert!(r.html.contains("<h2 id=\"sidebar-1\">"), "{}", r.html);
+        assert!(
+            MarkdownRenderer::heading_ids("## Main\n").contains("main-1"),
+            "links are checked against the ids given"
+        );
     }
 
     #[test]

@@ -311,6 +311,21 @@ fn keyboard_only() {
     );
     assert_eq!(active["first"], true, "{active}");
     assert_eq!(active["id"], expect.as_str());
+    // A screen reader names the option by its title; the rest describes it.
+    let named = c.eval(
+        "(() => { const a = document.getElementById(document.getElementById('kbook-q').getAttribute('aria-activedescendant'));          const text = (attr) => (a.getAttribute(attr) || '').split(' ').filter(Boolean).map(id => document.getElementById(id).textContent).join(' ');          return {name: text('aria-labelledby'), title: a.querySelector('.kbook-hit-title').textContent, described: text('aria-describedby')}; })()",
+    );
+    assert!(
+        named["name"]
+            .as_str()
+            .zip(named["title"].as_str())
+            .is_some_and(|(n, t)| n.ends_with(t) && n.len() < t.len() + 20),
+        "{named}"
+    );
+    assert!(
+        named["described"].as_str().is_some_and(|d| !d.is_empty()),
+        "{named}"
+    );
     c.tab.press_key("Enter").unwrap();
     c.wait_for_location(active["href"].as_str().unwrap());
     // Escape closes the results, a second Escape leaves the box.
@@ -458,6 +473,18 @@ fn theme_persists_phone_layout_and_print() {
             "{url}: horizontal scroll at 375 px: {widths}"
         );
     }
+    // 360 × 740: the best match starts on the first screen, under the paste and the filters.
+    c.viewport(360, 740, true);
+    c.open(&pages[3]);
+    let top = c.wait_for(
+        "(() => { const r = document.querySelector('.kbook-result'); return r && Math.round(r.getBoundingClientRect().top); })()",
+    );
+    let screen = c.eval("innerHeight");
+    assert!(
+        top.as_i64() < screen.as_i64(),
+        "the first result starts at {top}, below the screen's {screen}"
+    );
+    c.viewport(375, 812, true);
     // A link to a section shows its heading below the sticky header (two rows here).
     c.open(&entry);
     let last = c.eval("document.querySelectorAll('article.entry h2[id]')[1].id");

@@ -566,19 +566,17 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), BundleError> {
     write_file_atomically(path, bytes).map_err(io_err(path))
 }
 
-/// Writes the zip and/or the single file for the site already built in `site_dir`; returns a
-/// line per file written (for the command line to print).
+/// Writes the zip of the site already built in `site_dir` and/or the single file made with
+/// it (see `BuildOptions::single_file`); returns a line per file written (for the command
+/// line to print).
 pub fn write_outputs(
     site_dir: &Path,
     bundle: Option<&Path>,
-    single: Option<&Path>,
-    opts: &SingleFileOptions,
+    single: Option<(&Path, &[u8])>,
 ) -> Result<Vec<String>, BundleError> {
-    let files = read_site(site_dir)?;
-    // Made first: when it cannot be, neither offline output is written.
-    let single_html = single.map(|_| single_file(&files, opts)).transpose()?;
     let mut done = Vec::new();
     if let Some(path) = bundle {
+        let files = read_site(site_dir)?;
         let top = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -593,8 +591,8 @@ pub fn write_outputs(
             zip.len() as f64 / 1048576.0
         ));
     }
-    if let (Some(path), Some(html)) = (single, single_html) {
-        write_file(path, &html)?;
+    if let Some((path, html)) = single {
+        write_file(path, html)?;
         done.push(format!(
             "single file {} ({:.1} MiB)",
             path.display(),

@@ -191,6 +191,11 @@ impl SiteWriter {
             .map(|m| m.is_dir())
     }
 
+    /// Where the new site is written until [`SiteWriter::commit`] swaps it in.
+    pub fn staged(&self) -> &Path {
+        &self.tmp
+    }
+
     /// Where the site goes.
     pub fn dest(&self) -> &Path {
         &self.dest

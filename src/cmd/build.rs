@@ -30,26 +30,33 @@ pub fn run(
             }
         }
     }
-    let code = build_or_check(args, dest.clone(), false);
-    if code != ExitCode::SUCCESS || (bundle.is_none() && single_file.is_none()) {
+    // The single file is made from the new site before it replaces the old one: a book that
+    // cannot be made fails the build with the old site as it was.
+    let single_opts = match single_file {
+        Some(_) => {
+            let config = Config::load(&args.book).map_err(|d| diagnostics_error(&d))?;
+            Some(kbook::bundle::SingleFileOptions {
+                content_security_policy: config.output.html.content_security_policy,
+                edition_note: config.strings().get("single_file_edition").to_string(),
+            })
+        }
+        None => None,
+    };
+    let (code, report) = build_site(args, dest.clone(), false, single_opts);
+    let Some(report) = report.filter(|_| bundle.is_some() || single_file.is_some()) else {
         return Ok(code);
-    }
-    let config = Config::load(&args.book).map_err(|d| diagnostics_error(&d))?;
-    let site_dir = dest.unwrap_or_else(|| config.build_dir());
-    let opts = kbook::bundle::SingleFileOptions {
-        content_security_policy: config.output.html.content_security_policy,
-        edition_note: config.strings().get("single_file_edition").to_string(),
     };
     let what = match (bundle, single_file) {
         (Some(_), Some(_)) => "the offline bundle and the single file were",
         (Some(_), None) => "the offline bundle was",
         _ => "the single file was",
     };
-    let written = kbook::bundle::write_outputs(&site_dir, bundle, single_file, &opts)
-        .with_context(|| {
+    let single = single_file.zip(report.single_file.as_deref());
+    let written =
+        kbook::bundle::write_outputs(&report.dest, bundle, single).with_context(|| {
             format!(
                 "the site is built in {}; {what} not written",
-                site_dir.display()
+                report.dest.display()
             )
         })?;
     if args.message_format == MessageFormat::Human {
@@ -63,11 +70,23 @@ pub fn run(
 /// Builds the site (`check_only`: renders it in memory only, for `kbook check`) and prints
 /// the diagnostics and a summary.
 pub fn build_or_check(args: &BookArgs, dest: Option<PathBuf>, check_only: bool) -> ExitCode {
+    build_site(args, dest, check_only, None).0
+}
+
+/// [`build_or_check`], making the single-file book too when `single_file` asks for it; the
+/// report of a build that succeeded.
+fn build_site(
+    args: &BookArgs,
+    dest: Option<PathBuf>,
+    check_only: bool,
+    single_file: Option<kbook::bundle::SingleFileOptions>,
+) -> (ExitCode, Option<site::BuildReport>) {
     let opts = BuildOptions {
         dest,
         deny_warnings: args.deny_warnings,
         check_only,
         progress: args.message_format == MessageFormat::Human,
+        single_file,
     };
     match site::build(&args.book, &opts) {
         Ok(report) => {
@@ -93,7 +112,7 @@ pub fn build_or_check(args: &BookArgs, dest: Option<PathBuf>, check_only: bool) 
                     );
                 }
             }
-            ExitCode::SUCCESS
+            (ExitCode::SUCCESS, Some(report))
         }
         Err(diags) => {
             print_diagnostics(&diags, args.message_format, args.verbose);
@@ -116,7 +135,7 @@ pub fn build_or_check(args: &BookArgs, dest: Option<PathBuf>, check_only: bool) 
                     }
                 );
             }
-            ExitCode::FAILURE
+            (ExitCode::FAILURE, None)
         }
     }
 }

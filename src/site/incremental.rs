@@ -77,6 +77,7 @@ impl IncrementalSite {
             deny_warnings: self.deny_warnings,
             check_only: false,
             progress: false,
+            single_file: None,
         };
         if self.written.is_empty()
             && let Some(d) = super::destination::refuse(&self.dest, &config)

@@ -31,6 +31,10 @@ pub struct BuildOptions {
     pub check_only: bool,
     /// Show a progress bar on a terminal.
     pub progress: bool,
+    /// Also make the single-file book, from the new site before it replaces the old one: a
+    /// book that cannot be made (ids that would clash) fails the build with the old site
+    /// left as it was. The file's bytes are in [`BuildReport::single_file`].
+    pub single_file: Option<crate::bundle::SingleFileOptions>,
 }
 
 /// A successful build.
@@ -50,6 +54,8 @@ pub struct BuildReport {
     pub dest: PathBuf,
     /// Warnings (not fatal).
     pub warnings: Vec<Diagnostic>,
+    /// The single-file book, when [`BuildOptions::single_file`] asked for it.
+    pub single_file: Option<Vec<u8>>,
 }
 
 impl BuildReport {
@@ -64,6 +70,7 @@ impl BuildReport {
             elapsed: start.elapsed(),
             dest,
             warnings: rendered.warnings,
+            single_file: None,
         }
     }
 }
@@ -481,12 +488,32 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<BuildReport, Vec<Diagno
         .writer
         .take()
         .ok_or_else(|| vec![Diagnostic::error(&dest, 0, 0, "the new site was not begun")])?;
-    let written = writer
+    writer
         .write_all(&rendered.files)
-        .and_then(|()| writer.commit())
         .map_err(|e| vec![write_error(&dest, &e)])?;
+    let single_file = match &opts.single_file {
+        Some(options) => Some(
+            crate::bundle::read_site(writer.staged())
+                .and_then(|files| crate::bundle::single_file(&files, options))
+                .map_err(|e| {
+                    vec![
+                        Diagnostic::error(
+                            &dest,
+                            0,
+                            0,
+                            format!("the single-file book cannot be made: {e}"),
+                        )
+                        .with_hint("nothing was written; fix it, or build without --single-file"),
+                    ]
+                })?,
+        ),
+        None => None,
+    };
+    let written = writer.commit().map_err(|e| vec![write_error(&dest, &e)])?;
     drop(timing);
-    Ok(BuildReport::new(rendered, written, start, dest))
+    let mut report = BuildReport::new(rendered, written, start, dest);
+    report.single_file = single_file;
+    Ok(report)
 }
 
 #[cfg(test)]

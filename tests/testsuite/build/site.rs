@@ -455,7 +455,8 @@ fn root_folder_files_land_at_the_site_root() {
 /// In the single file a page's ids are prefixed with its entry's (`<entry>--<heading>`): an
 /// entry whose id is another's heading id so prefixed, or one the file uses itself, would take
 /// its links, and is refused before either offline output is written. Text that only looks
-/// like an id (`<div id="app">` in inline code) is no id.
+/// like an id (`<div id="app">` in inline code) is no id. The build then fails before the
+/// new site replaces the previous one.
 #[test]
 fn single_file_refuses_an_entry_id_that_is_another_entrys_heading() {
     let c = case("good");
@@ -504,11 +505,17 @@ fn single_file_refuses_an_entry_id_that_is_another_entrys_heading() {
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         assert!(stderr(&o).contains(says), "{}", stderr(&o));
         assert!(
-            stderr(&o).contains("the offline bundle and the single file were not written"),
+            stderr(&o).contains("the single-file book cannot be made")
+                && stderr(&o).contains("nothing was written"),
             "{}",
             stderr(&o)
         );
         assert!(!single.exists() && !zip.exists());
+        // The build failed: the site is the previous one, without the clashing entry.
+        assert!(
+            !c.out.join(format!("mysql/{entry}.html")).exists(),
+            "the site was replaced by a build that failed"
+        );
         std::fs::remove_file(&path).unwrap();
     }
 }

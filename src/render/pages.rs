@@ -552,7 +552,8 @@ fn sitemap(book: &Book<'_>, pages: &mut ListingPages<'_>) {
     if site.site_url.is_none() {
         return;
     }
-    let mut listed: Vec<String> = [urls::HOME, urls::ERROR_INDEX, urls::TAGS, urls::SEARCH]
+    // Not the search page: without a query it has no content of its own to find.
+    let mut listed: Vec<String> = [urls::HOME, urls::ERROR_INDEX, urls::TAGS]
         .map(String::from)
         .to_vec();
     listed.extend(site.connectors.iter().map(|c| c.url.clone()));

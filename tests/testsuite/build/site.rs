@@ -124,6 +124,9 @@ fn good_book_builds_a_complete_site() {
     );
     let sitemap = read(out, "sitemap.xml");
     assert!(sitemap.contains("<loc>https://kb.example.org/docs/kafka/kafka-offset-commit.html</loc><lastmod>2026-03-01</lastmod>"), "{sitemap}");
+    // The search page has no content of its own for a search engine to list.
+    assert!(!sitemap.contains("search.html"), "{sitemap}");
+    assert!(read(out, "search.html").contains("<meta name=\"robots\" content=\"noindex\">"));
     let feed = read(out, "atom.xml");
     assert!(
         feed.find("SSL handshake").unwrap() < feed.find("Offsets are committed").unwrap(),

@@ -396,6 +396,10 @@ fn connector_pages(book: &Book<'_>, pages: &mut ListingPages<'_>) {
             .collect();
         let page = nav.url.clone();
         let mut ctx = book.context(&page, &nav.name, &nav.slug);
+        // Link previews and search results describe the connector, not the whole book.
+        if !nav.description.is_empty() {
+            ctx.insert("page_description", &nav.description);
+        }
         ctx.insert("connector", nav);
         ctx.insert("groups", &groups);
         ctx.insert(

@@ -122,6 +122,15 @@ fn good_book_builds_a_complete_site() {
         connector.contains("Concept") && connector.contains("Error"),
         "grouped by kind"
     );
+    // Described by its own description, not the book's.
+    assert!(
+        connector.contains("<meta name=\"description\" content=\"Kafka source and sink"),
+        "{}",
+        connector
+            .lines()
+            .find(|l| l.contains("name=\"description\""))
+            .unwrap_or("no description")
+    );
     let sitemap = read(out, "sitemap.xml");
     assert!(sitemap.contains("<loc>https://kb.example.org/docs/kafka/kafka-offset-commit.html</loc><lastmod>2026-03-01</lastmod>"), "{sitemap}");
     // The search page has no content of its own for a search engine to list.

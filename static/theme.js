@@ -511,12 +511,25 @@
     var toggle = doc.querySelector(".theme-toggle");
     if (toggle) {
       toggle.setAttribute("aria-pressed", String(root.getAttribute("data-theme") === "dark"));
+      var follows = preset !== "light" && preset !== "dark";
       toggle.addEventListener("click", function () {
         var next = root.getAttribute("data-theme") === "dark" ? "light" : "dark";
         root.setAttribute("data-theme", next);
         toggle.setAttribute("aria-pressed", String(next === "dark"));
-        storageSet(KEY, next);
+        // Back to the system's theme is back to following the system.
+        if (follows && next === system()) storageRemove(KEY);
+        else storageSet(KEY, next);
       });
+      // Without a choice of the reader's, the page follows the system as it changes.
+      var scheme = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)");
+      if (follows && scheme && scheme.addEventListener) {
+        scheme.addEventListener("change", function () {
+          var stored = storageGet(KEY);
+          if (stored === "light" || stored === "dark") return;
+          root.setAttribute("data-theme", system());
+          toggle.setAttribute("aria-pressed", String(system() === "dark"));
+        });
+      }
     }
     var nav = doc.querySelector(".nav-toggle");
     var sidebar = doc.getElementById("sidebar");

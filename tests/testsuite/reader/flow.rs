@@ -451,6 +451,21 @@ fn theme_persists_phone_layout_and_print() {
         );
         c.assert_no_errors(&format!("theme ({origin:?})"));
     }
+    // Toggled back to the system's theme, the page follows the system again, as it changes.
+    c.open(&start_url(&b.plain, Origin::Http));
+    c.tab
+        .find_element(".theme-toggle")
+        .unwrap()
+        .click()
+        .unwrap();
+    assert_eq!(
+        c.eval("localStorage.getItem('kbook-theme')"),
+        serde_json::Value::Null
+    );
+    c.color_scheme("dark");
+    c.wait_for("document.documentElement.dataset.theme === 'dark'");
+    c.color_scheme("light");
+    c.wait_for("document.documentElement.dataset.theme === 'light'");
 
     // 375 px: no horizontal scroll anywhere; the sidebar folds away behind its toggle.
     c.viewport(375, 812, true);

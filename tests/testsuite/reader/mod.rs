@@ -261,6 +261,19 @@ impl Chromium {
             .unwrap();
     }
 
+    /// Emulates the system's light or dark colour scheme.
+    fn color_scheme(&self, scheme: &str) {
+        self.tab
+            .call_method(Emulation::SetEmulatedMedia {
+                media: None,
+                features: Some(vec![Emulation::MediaFeature {
+                    name: "prefers-color-scheme".to_string(),
+                    value: scheme.to_string(),
+                }]),
+            })
+            .unwrap();
+    }
+
     fn media(&self, media: &str) {
         self.tab
             .call_method(Emulation::SetEmulatedMedia {

@@ -86,8 +86,11 @@ pub fn run(book: &Path, spec: &str) -> Result<ExitCode> {
     } else {
         ["Symptom", "Cause", "Solution"]
     };
+    // `check --fix` knows these comments as the scaffold's own, and may drop them.
+    let [errors_note, versions_note, symptoms_note, language_line] =
+        kbook::content::fix::SCAFFOLD_COMMENTS;
     let text = format!(
-        "---\nid: {id}\ntitle: \"{title}\"\nconnector: {connector}\nkind: {kind}            {kind_comment}\nerrors: []             # verbatim error texts from the logs, or {{ text: \"…\", source: \"https://…\" }}\nversions: []           # e.g. - {{ product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }}\ntags: []\nsymptoms: []           # how readers describe it, any language: \"no rows arrive downstream\"\nrelated: []\nupdated: {}\naliases: []\n# language: en          # only when the entry's text is not in the book's language\n---\n## {}\n\n## {}\n\n## {}\n\n1. \n",
+        "---\nid: {id}\ntitle: \"{title}\"\nconnector: {connector}\nkind: {kind}            {kind_comment}\nerrors: []             # {errors_note}\nversions: []           # {versions_note}\ntags: []\nsymptoms: []           # {symptoms_note}\nrelated: []\nupdated: {}\naliases: []\n# {language_line}\n---\n## {}\n\n## {}\n\n## {}\n\n1. \n",
         kbook::date::today(),
         sections[0],
         sections[1],

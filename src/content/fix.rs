@@ -217,18 +217,40 @@ pub fn fix_file(raw: &str, fm: &EntryFrontMatter) -> Option<String> {
     None
 }
 
-/// Whether the front-matter of `raw` may hold a comment (a `#` starting a line or after a
-/// space): rewriting would drop it. Cautious: a `#` after a space inside a quoted value counts
-/// too, and only leaves that file as it is.
+/// The comments `kbook new` writes into an entry (the text after `#`), besides the list of
+/// kinds: guidance, not the author's notes, which `check --fix` may drop.
+pub const SCAFFOLD_COMMENTS: [&str; 4] = [
+    "verbatim error texts from the logs, or { text: \"…\", source: \"https://…\" }",
+    "e.g. - { product: vvr, affected: \">=8.0.5, <8.0.9\", fixed: \"8.0.9\" }",
+    "how readers describe it, any language: \"no rows arrive downstream\"",
+    "language: en          # only when the entry's text is not in the book's language",
+];
+
+/// Whether the front-matter of `raw` may hold a comment of the author's (a `#` starting a
+/// line or after a space, but for those of [`SCAFFOLD_COMMENTS`] and `kbook new`'s list of
+/// kinds): rewriting would drop it. Cautious: a `#` after a space inside a quoted value
+/// counts too, and only leaves that file as it is.
 pub fn has_comments(raw: &str) -> bool {
     let text = raw.trim_start_matches('\u{feff}');
     let Some((first, rest)) = text.split_once('\n') else {
         return false;
     };
     let delim = first.trim_end();
+    let comment = |l: &str| -> Option<String> {
+        let t = l.trim_start();
+        if let Some(c) = t.strip_prefix('#') {
+            return Some(c.trim().to_string());
+        }
+        let at = [l.find(" #"), l.find("\t#")].into_iter().flatten().min()?;
+        Some(l[at + 2..].trim().to_string())
+    };
+    // `kbook new`'s `kind: error   # error | howto | …`: slugs between bars.
+    let kinds =
+        |c: &str| c.contains(" | ") && c.split(" | ").all(|k| crate::config::is_slug(k.trim()));
     rest.lines()
         .take_while(|l| l.trim_end() != delim)
-        .any(|l| l.trim_start().starts_with('#') || l.contains(" #") || l.contains("\t#"))
+        .filter_map(comment)
+        .any(|c| !SCAFFOLD_COMMENTS.contains(&c.as_str()) && !kinds(&c))
 }
 
 /// What `kbook check --fix` did: the entries rewritten, and those left alone because their
@@ -287,6 +309,21 @@ mod tests {
         let (fm, _, d) = parse(&doc, Path::new("a.md"), &kinds);
         assert!(d.is_empty(), "{d:?}");
         fm.unwrap()
+    }
+
+    #[test]
+    fn the_scaffolds_own_comments_are_not_the_authors() {
+        let [errors, _, symptoms, language] = SCAFFOLD_COMMENTS;
+        let scaffold = format!(
+            "---\nkind: error   # error | howto | concept\nerrors: []   # {errors}\nsymptoms: []   # {symptoms}\n# {language}\n---\nBody # not front-matter\n"
+        );
+        assert!(!has_comments(&scaffold));
+        assert!(has_comments(
+            &scaffold.replace("# error | howto", "# ask the DBA | howto")
+        ));
+        assert!(has_comments(
+            &scaffold.replace("# language", "# from the prod log\n# language")
+        ));
     }
 
     #[test]

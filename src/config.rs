@@ -805,6 +805,10 @@ pub fn toml_diagnostic(e: &toml::de::Error, text: &str, path: &Path) -> Diagnost
         let key = rest.split('`').next().unwrap_or_default();
         let expected: Vec<&str> = rest.split('`').skip(2).step_by(2).collect();
         d = match did_you_mean(key, expected.iter().copied()) {
+            // mdBook's table of old addresses: kbook keeps them with each entry.
+            _ if key == "redirect" => d.with_hint(
+                "list each old address in its entry's `aliases:` instead (`kbook import --from mdbook` moves this table there)",
+            ),
             Some(s) => d.with_hint(format!("did you mean `{s}`?")),
             None => d.with_hint(format!(
                 "remove `{key}`; known keys: {}",
@@ -1011,6 +1015,19 @@ name = "Message Queue for Kafka"
                 "6: connector `s3` has no `name`",
                 "7: connector 2 has no `slug`",
             ],
+            "{d:?}"
+        );
+    }
+
+    /// mdBook's redirect table is refused with where kbook keeps old addresses.
+    #[test]
+    fn mdbooks_redirect_table_points_at_aliases() {
+        let t = "[output.html.redirect]\n\"/old.html\" = \"new.html\"\n";
+        let d = Config::parse(t, Path::new("book.toml")).unwrap_err();
+        assert!(
+            d[0].hint
+                .as_deref()
+                .is_some_and(|h| h.contains("`aliases:`")),
             "{d:?}"
         );
     }

@@ -587,20 +587,6 @@
     if (hit.snippet && hit.snippet.text) container.appendChild(snippetNode(hit.snippet, "kbook-hit-snippet"));
   }
 
-  // An option is named by its title (after "Best match"), and described by the rest: read
-  // whole at each arrow key, the error and the snippet made names of hundreds of characters.
-  function nameOption(a) {
-    var ids = function (selector) {
-      return Array.prototype.map.call(a.querySelectorAll(selector), function (e, i) {
-        e.id = a.id + "-" + e.className.split(" ")[0] + "-" + i;
-        return e.id;
-      }).join(" ");
-    };
-    a.setAttribute("aria-labelledby", ids(".kbook-best-match, .kbook-hit-title"));
-    var described = ids(".kbook-hit-badges, .kbook-version-mark, .kbook-hit-error, .kbook-hit-snippet");
-    if (described) a.setAttribute("aria-describedby", described);
-  }
-
   function clear(node) {
     while (node.firstChild) node.removeChild(node.firstChild);
   }
@@ -1034,7 +1020,6 @@
       a.tabIndex = -1;
       a.setAttribute("data-id", hit.id);
       hitContent(hit, a, "span", isBest(res, hit, i));
-      nameOption(a);
       li.appendChild(a);
       list.appendChild(li);
       self.items.push(a);

@@ -311,21 +311,6 @@ fn keyboard_only() {
     );
     assert_eq!(active["first"], true, "{active}");
     assert_eq!(active["id"], expect.as_str());
-    // A screen reader names the option by its title; the rest describes it.
-    let named = c.eval(
-        "(() => { const a = document.getElementById(document.getElementById('kbook-q').getAttribute('aria-activedescendant'));          const text = (attr) => (a.getAttribute(attr) || '').split(' ').filter(Boolean).map(id => document.getElementById(id).textContent).join(' ');          return {name: text('aria-labelledby'), title: a.querySelector('.kbook-hit-title').textContent, described: text('aria-describedby')}; })()",
-    );
-    assert!(
-        named["name"]
-            .as_str()
-            .zip(named["title"].as_str())
-            .is_some_and(|(n, t)| n.ends_with(t) && n.len() < t.len() + 20),
-        "{named}"
-    );
-    assert!(
-        named["described"].as_str().is_some_and(|d| !d.is_empty()),
-        "{named}"
-    );
     c.tab.press_key("Enter").unwrap();
     c.wait_for_location(active["href"].as_str().unwrap());
     // Escape closes the results, a second Escape leaves the box.

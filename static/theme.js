@@ -497,7 +497,24 @@
 
   // ------------------------------------------------------------ wiring
 
+  // The single file shows one section at a time (`#<entry>`): the tab, history and bookmarks
+  // get its heading as the title, as the site's pages have their own.
+  function singleFileTitle() {
+    var book = doc.title;
+    var update = function () {
+      var id = decodeURIComponent(location.hash.slice(1));
+      var target = id ? doc.getElementById(id) : null;
+      var section = target && target.closest ? target.closest(".kb-page") : null;
+      var h1 = section && section.id !== "kb-home" ? section.querySelector("h1") : null;
+      var heading = h1 ? h1.textContent.trim() : "";
+      doc.title = heading ? heading + " \u00b7 " + book : book;
+    };
+    update();
+    window.addEventListener("hashchange", update);
+  }
+
   function init() {
+    if (meta("kbook-mode") === "single-file") singleFileTitle();
     // With a <base> (the 404 page), `#main` would resolve against the site's root and leave
     // the page: the skip link moves the focus itself.
     var skip = doc.querySelector(".skip-link");

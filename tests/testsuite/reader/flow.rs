@@ -28,6 +28,11 @@ fn reader_flow(c: &Chromium, built: &Built, origin: Origin, trace: &(String, Str
         c.follow(".kb-page:target .entry-items a");
         let shown = c.eval(VISIBLE_SECTIONS);
         assert_eq!(shown.as_array().unwrap().len(), 1, "{shown}");
+        // The tab's title is the entry's, as on the site.
+        let titled = c.eval(
+            "document.title.startsWith(document.querySelector('.kb-page:target h1').textContent.trim() + ' · ')",
+        );
+        assert_eq!(titled, true, "title {}", c.eval("document.title"));
         assert_eq!(
             c.eval("location.hash.slice(1)"),
             c.eval("document.querySelector('.kb-page:target article.entry').dataset.entryId")

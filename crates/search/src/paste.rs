@@ -463,11 +463,15 @@ pub(crate) fn starts_with_exception(t: &str) -> bool {
 /// the message which one; many entries share a wrapper class.
 pub fn message_start(line: &str) -> Option<usize> {
     let start = after_exception_classes(line);
-    let words = line[start..]
+    (start > 0 && message_words(&line[start..]) >= 3).then_some(start)
+}
+
+/// The words of a message: those with two letters or more (not values like `1` or `=`).
+fn message_words(message: &str) -> usize {
+    message
         .split_whitespace()
         .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
-        .count();
-    (start > 0 && words >= 3).then_some(start)
+        .count()
 }
 
 /// Where a line goes on after its leading exception classes and the spaces after them (0
@@ -501,15 +505,7 @@ pub fn message_part(line: &str) -> &str {
 /// a message of three words (`Read timed out`) with its class is long enough to count.
 pub fn message_part_of_at_least(line: &str, min_words: usize) -> &str {
     match message_start(line) {
-        Some(i)
-            if line[i..]
-                .split_whitespace()
-                .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
-                .count()
-                >= min_words =>
-        {
-            &line[i..]
-        }
+        Some(i) if message_words(&line[i..]) >= min_words => &line[i..],
         _ => line,
     }
 }
